@@ -1,0 +1,50 @@
+// Executing a compiled operator on the CPU.
+#pragma once
+
+#include <cstdint>
+
+#include "gs/compiled_operator.h"
+#include "gs/status.h"
+
+#include <oneapi/tbb/task_arena.h>
+
+namespace gs {
+
+// A bound buffer: where the tensor's bytes live and how many bytes may be touched.
+struct BufferBinding {
+  const void* Data = nullptr;
+  uint64_t SizeInBytes = 0;
+};
+
+struct OutputBinding {
+  void* Data = nullptr;
+  uint64_t SizeInBytes = 0;
+};
+
+// Named as the desc members. UpdatesTensor is only for the scatters.
+// A scatter runs in place when OutputTensor.Data == InputTensor.Data (and the two descs
+// describe the same view); any other overlap of the output with an input is an error.
+struct TensorBindings {
+  BufferBinding InputTensor;
+  BufferBinding IndicesTensor;
+  BufferBinding UpdatesTensor;
+  OutputBinding OutputTensor;
+};
+
+enum class IndexChecking {
+  Checked,    // indices validated before anything is written; a bad one fails the call
+  Unchecked,  // out-of-bounds gathers give zeros, out-of-bounds scatter updates are dropped
+};
+
+struct CpuExecuteOptions {
+  IndexChecking Checking = IndexChecking::Checked;
+  // 0: oneTBB's default (all cores, or the arena's concurrency). 1 runs on the calling thread.
+  int ThreadCount = 0;
+  // Optional arena to run in (the caller's thread pool); ThreadCount then caps the tasks.
+  tbb::task_arena* Arena = nullptr;
+};
+
+Status ExecuteOnCpu(const CompiledOperator& op, const TensorBindings& bindings,
+                    const CpuExecuteOptions& options = {});
+
+}  // namespace gs
