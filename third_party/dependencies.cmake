@@ -10,3 +10,6 @@ endif()
 if(GS_BUILD_TESTS)
   find_package(GTest REQUIRED)                      # libgtest-dev
 endif()
+if(GS_BUILD_PERF)
+  find_package(benchmark 1.7 REQUIRED)              # libbenchmark-dev: perf/
+endif()
