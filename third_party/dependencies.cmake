@@ -3,6 +3,16 @@
 
 find_package(TBB 2021 REQUIRED COMPONENTS tbb)      # libtbb-dev: the CPU engine's threads
 find_package(xsimd 8 REQUIRED)                      # libxsimd-dev: the CPU engine's SIMD kernels
+# Debian's xsimd 8.1 config links its target to "xtl" (it was packaged with xtl support) but
+# never finds xtl, so anything linking xsimd gets -lxtl and fails to link. gs does not use
+# xtl (only with XSIMD_ENABLE_XTL_COMPLEX): drop the dangling name rather than install xtl-dev.
+if(NOT TARGET xtl)
+  get_target_property(xsimd_links xsimd INTERFACE_LINK_LIBRARIES)
+  if(xsimd_links)
+    list(REMOVE_ITEM xsimd_links xtl)
+    set_target_properties(xsimd PROPERTIES INTERFACE_LINK_LIBRARIES "${xsimd_links}")
+  endif()
+endif()
 
 if(GS_BUILD_TOOLS OR GS_BUILD_TESTS)
   find_package(nlohmann_json 3.10 REQUIRED)         # nlohmann-json3-dev: case files
