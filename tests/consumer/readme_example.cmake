@@ -1,0 +1,17 @@
+# Run by ctest (see CMakeLists.txt): README.md's example must be project/main.cc verbatim.
+# The example is the ```cpp block that follows the line naming the file.
+file(READ ${README} readme)
+file(READ ${EXAMPLE} example)
+set(marker "<!-- example: tests/consumer/project/main.cc -->\n```cpp\n")
+string(FIND "${readme}" "${marker}" start)
+if(start EQUAL -1)
+  message(FATAL_ERROR "README.md lacks the example marker line followed by a cpp block")
+endif()
+string(LENGTH "${marker}" marker_length)
+math(EXPR start "${start} + ${marker_length}")
+string(SUBSTRING "${readme}" ${start} -1 rest)
+string(FIND "${rest}" "```" end)
+string(SUBSTRING "${rest}" 0 ${end} shown)
+if(NOT shown STREQUAL example)
+  message(FATAL_ERROR "README.md's example differs from ${EXAMPLE}: copy the file into the README")
+endif()
