@@ -64,7 +64,7 @@ struct ScatterElementsOperatorDesc {
   const TensorDesc* UpdatesTensor = nullptr;
   const TensorDesc* OutputTensor = nullptr;
   uint32_t Axis = 0;
-  Reduction Reduction = Reduction::None;
+  ::gs::Reduction Reduction = ::gs::Reduction::None;
 };
 
 struct ScatterNdOperatorDesc {
@@ -74,7 +74,7 @@ struct ScatterNdOperatorDesc {
   const TensorDesc* OutputTensor = nullptr;
   uint32_t InputDimensionCount = 0;
   uint32_t IndicesDimensionCount = 0;
-  Reduction Reduction = Reduction::None;
+  ::gs::Reduction Reduction = ::gs::Reduction::None;
 };
 
 // DML_OPERATOR_DESC: Desc points at the struct that Type names.

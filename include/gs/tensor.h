@@ -25,7 +25,7 @@ inline constexpr uint32_t kMaxDimensionCount = 8;
 // A view of a buffer. Sizes and Strides point at DimensionCount values each and are only
 // read during CompileOperator (the compiled operator keeps its own copy).
 struct TensorDesc {
-  DataType DataType = DataType::Float32;
+  ::gs::DataType DataType = ::gs::DataType::Float32;
   uint32_t DimensionCount = 0;            // 1..8
   const uint32_t* Sizes = nullptr;        // every size >= 1
   const uint32_t* Strides = nullptr;      // in elements; nullptr = packed row-major; 0 broadcasts

@@ -1,0 +1,67 @@
+// ExecuteOnCpu: bind, validate (checked mode), then run the plan's kernels.
+#include <new>
+#include <optional>
+
+#include "cpu/bindings.h"
+#include "cpu/kernels.h"
+#include "cpu/parallel.h"
+#include "cpu/scatter.h"
+#include "cpu/validate_indices.h"
+#include "gs/cpu.h"
+#include "plan/plan.h"
+
+namespace gs {
+namespace {
+
+Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
+               const CpuExecuteOptions& options) {
+  const std::string op = OperatorTypeName(plan.op);
+  if (options.ThreadCount < 0) {
+    return Status(StatusCode::InvalidArgument,
+                  op + ": CpuExecuteOptions.ThreadCount is " + std::to_string(options.ThreadCount) +
+                      "; it must be 0 (default) or positive");
+  }
+  if (options.Checking != IndexChecking::Checked && options.Checking != IndexChecking::Unchecked) {
+    return Status(StatusCode::InvalidArgument, op + ": CpuExecuteOptions.Checking is not a known mode");
+  }
+  cpu::BoundBuffers bound;
+  Status status = cpu::CheckBindings(plan, bindings, &bound);
+  if (!status.ok()) return status;
+
+  const cpu::Parallel parallel(options);
+  if (options.Checking == IndexChecking::Checked) {
+    status = cpu::ValidateIndices(plan, bound.indices, parallel);
+    if (!status.ok()) return status;
+  }
+  if (!plan.isScatter) {
+    cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel);
+    return Status::Ok();
+  }
+  const cpu::ScatterSchedule schedule(plan, bound.indices, parallel);  // allocates first
+  if (!bound.inPlace) {
+    cpu::RunStridedCopy(plan.copy, plan.elementSize, bound.input, bound.output, parallel);
+  }
+  schedule.Apply(bound.updates, bound.output);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status ExecuteOnCpu(const CompiledOperator& op, const TensorBindings& bindings,
+                    const CpuExecuteOptions& options) {
+  if (!op.valid()) {
+    return Status(StatusCode::InvalidArgument,
+                  "ExecuteOnCpu: the CompiledOperator is empty (CompileOperator did not succeed)");
+  }
+  try {
+    return Execute(*op.plan(), bindings, options);
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::OutOfMemory,
+                  std::string(OperatorTypeName(op.type())) + ": out of memory while executing");
+  } catch (const std::exception& e) {
+    return Status(StatusCode::Internal,
+                  std::string(OperatorTypeName(op.type())) + ": internal error: " + e.what());
+  }
+}
+
+}  // namespace gs

@@ -1,0 +1,40 @@
+#include <memory>
+#include <mutex>
+
+#include <oneapi/tbb/info.h>
+
+#include "cpu/parallel.h"
+
+namespace gs::cpu {
+namespace {
+
+// One arena per requested thread count, made on first use and kept: creating an arena per
+// call would cost more than a small operator.
+tbb::task_arena* ArenaForThreadCount(int threads) {
+  constexpr int kMaxCached = 256;
+  static std::mutex mutex;
+  static std::unique_ptr<tbb::task_arena> arenas[kMaxCached + 1];
+  if (threads > kMaxCached) threads = kMaxCached;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& arena = arenas[threads];
+  if (!arena) arena = std::make_unique<tbb::task_arena>(threads);
+  return arena.get();
+}
+
+}  // namespace
+
+Parallel::Parallel(const CpuExecuteOptions& options) {
+  if (options.ThreadCount == 1) {
+    concurrency_ = 1;
+  } else if (options.Arena != nullptr) {
+    arena_ = options.Arena;
+    concurrency_ = arena_->max_concurrency();
+  } else if (options.ThreadCount > 1) {
+    arena_ = ArenaForThreadCount(options.ThreadCount);
+    concurrency_ = options.ThreadCount;
+  } else {
+    concurrency_ = tbb::this_task_arena::max_concurrency();
+  }
+}
+
+}  // namespace gs::cpu

@@ -1,0 +1,47 @@
+// How the CPU engine spreads work: oneTBB over ranges of units, or the calling thread alone.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+
+#include <oneapi/tbb/blocked_range.h>
+#include <oneapi/tbb/parallel_for.h>
+#include <oneapi/tbb/task_arena.h>
+
+#include "gs/cpu.h"
+
+namespace gs::cpu {
+
+class Parallel {
+ public:
+  explicit Parallel(const CpuExecuteOptions& options);
+
+  // Threads that may work on one call (1 = the calling thread only).
+  int concurrency() const { return concurrency_; }
+
+  // Calls body(begin, end) over [0, count) in ranges of at least `grain`; serially on the
+  // calling thread when one range would do or only one thread may run.
+  template <typename Body>
+  void For(uint64_t count, uint64_t grain, const Body& body) const {
+    if (count == 0) return;
+    if (concurrency_ <= 1 || count <= grain) {
+      body(uint64_t{0}, count);
+      return;
+    }
+    auto run = [&] {
+      tbb::parallel_for(tbb::blocked_range<uint64_t>(0, count, grain),
+                        [&](const tbb::blocked_range<uint64_t>& r) { body(r.begin(), r.end()); });
+    };
+    if (arena_ != nullptr) {
+      arena_->execute(run);
+    } else {
+      run();
+    }
+  }
+
+ private:
+  tbb::task_arena* arena_ = nullptr;
+  int concurrency_ = 1;
+};
+
+}  // namespace gs::cpu

@@ -1,0 +1,145 @@
+#include "cpu/reductions.h"
+
+#include <cstring>
+#include <type_traits>
+
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
+
+#include "cpu/float16.h"
+
+namespace gs::cpu {
+namespace {
+
+template <typename T>
+T Load(const uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
+
+template <typename T>
+void Store(uint8_t* p, T value) {
+  std::memcpy(p, &value, sizeof(T));
+}
+
+// Integers wrap around: compute in an unsigned type at least 32 bits wide, so that no
+// promotion to int can overflow, and truncate.
+template <typename T, Reduction R>
+T CombineInteger(T acc, T update) {
+  using Unsigned = std::make_unsigned_t<T>;
+  using Wide = std::conditional_t<(sizeof(T) < 4), uint32_t, Unsigned>;
+  const Wide a = static_cast<Unsigned>(acc), b = static_cast<Unsigned>(update);
+  if constexpr (R == Reduction::Add) return static_cast<T>(static_cast<Unsigned>(a + b));
+  if constexpr (R == Reduction::Multiply) return static_cast<T>(static_cast<Unsigned>(a * b));
+  if constexpr (R == Reduction::Min) return update < acc ? update : acc;
+  if constexpr (R == Reduction::Max) return update > acc ? update : acc;
+  return update;
+}
+
+// Floats: a NaN from ADD or MULTIPLY becomes the canonical quiet NaN (sign clear); MIN and MAX
+// keep an accumulated NaN, else take the update's NaN, and keep acc on ties such as +0/-0.
+// Values are compared and combined as Wide (binary32 for binary16: exact for one operation).
+template <typename Bits, typename Wide, Reduction R, Bits kCanonicalNaN, typename ToWide,
+          typename FromWide>
+Bits CombineFloat(Bits acc, Bits update, ToWide toWide, FromWide fromWide) {
+  const Wide a = toWide(acc), b = toWide(update);
+  if constexpr (R == Reduction::Min || R == Reduction::Max) {
+    if (a != a) return acc;
+    if (b != b) return update;
+    if constexpr (R == Reduction::Min) return b < a ? update : acc;
+    return b > a ? update : acc;
+  } else {
+    const Wide result = R == Reduction::Add ? a + b : a * b;
+    if (result != result) return kCanonicalNaN;
+    return fromWide(result);
+  }
+}
+
+template <DataType D>
+struct Storage;
+template <> struct Storage<DataType::Float64> { using type = uint64_t; };
+template <> struct Storage<DataType::Float32> { using type = uint32_t; };
+template <> struct Storage<DataType::Float16> { using type = uint16_t; };
+template <> struct Storage<DataType::Int64> { using type = int64_t; };
+template <> struct Storage<DataType::Int32> { using type = int32_t; };
+template <> struct Storage<DataType::Int16> { using type = int16_t; };
+template <> struct Storage<DataType::Int8> { using type = int8_t; };
+template <> struct Storage<DataType::UInt64> { using type = uint64_t; };
+template <> struct Storage<DataType::UInt32> { using type = uint32_t; };
+template <> struct Storage<DataType::UInt16> { using type = uint16_t; };
+template <> struct Storage<DataType::UInt8> { using type = uint8_t; };
+
+template <DataType D, Reduction R>
+typename Storage<D>::type CombineValue(typename Storage<D>::type acc,
+                                       typename Storage<D>::type update) {
+  if constexpr (D == DataType::Float64) {
+    auto toWide = [](uint64_t bits) { double d; std::memcpy(&d, &bits, 8); return d; };
+    auto fromWide = [](double d) { uint64_t bits; std::memcpy(&bits, &d, 8); return bits; };
+    return CombineFloat<uint64_t, double, R, 0x7ff8000000000000ull>(acc, update, toWide, fromWide);
+  } else if constexpr (D == DataType::Float32) {
+    return CombineFloat<uint32_t, float, R, 0x7fc00000u>(acc, update, BitsToFloat, FloatToBits);
+  } else if constexpr (D == DataType::Float16) {
+    return CombineFloat<uint16_t, float, R, uint16_t{0x7e00}>(acc, update, HalfToFloat,
+                                                                FloatToHalf);
+  } else {
+    return CombineInteger<typename Storage<D>::type, R>(acc, update);
+  }
+}
+
+template <DataType D, Reduction R>
+void CombineArray(uint8_t* accumulator, const uint8_t* update, uint64_t count) {
+  using T = typename Storage<D>::type;
+  for (uint64_t i = 0; i < count; ++i) {
+    uint8_t* acc = accumulator + i * sizeof(T);
+    Store<T>(acc, CombineValue<D, R>(Load<T>(acc), Load<T>(update + i * sizeof(T))));
+  }
+}
+
+template <DataType D>
+CombineFn ForReduction(Reduction reduction) {
+  switch (reduction) {
+    case Reduction::Add: return CombineArray<D, Reduction::Add>;
+    case Reduction::Multiply: return CombineArray<D, Reduction::Multiply>;
+    case Reduction::Min: return CombineArray<D, Reduction::Min>;
+    case Reduction::Max: return CombineArray<D, Reduction::Max>;
+    case Reduction::None: break;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+CombineFn SelectCombine(DataType type, Reduction reduction) {
+  switch (type) {
+    case DataType::Float64: return ForReduction<DataType::Float64>(reduction);
+    case DataType::Float32: return ForReduction<DataType::Float32>(reduction);
+    case DataType::Float16: return ForReduction<DataType::Float16>(reduction);
+    case DataType::Int64: return ForReduction<DataType::Int64>(reduction);
+    case DataType::Int32: return ForReduction<DataType::Int32>(reduction);
+    case DataType::Int16: return ForReduction<DataType::Int16>(reduction);
+    case DataType::Int8: return ForReduction<DataType::Int8>(reduction);
+    case DataType::UInt64: return ForReduction<DataType::UInt64>(reduction);
+    case DataType::UInt32: return ForReduction<DataType::UInt32>(reduction);
+    case DataType::UInt16: return ForReduction<DataType::UInt16>(reduction);
+    case DataType::UInt8: return ForReduction<DataType::UInt8>(reduction);
+  }
+  return nullptr;
+}
+
+#if defined(__SSE__)
+namespace {
+constexpr unsigned kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040, kRounding = 0x6000,
+                   kExceptionMasks = 0x1f80;
+}
+IeeeFloatScope::IeeeFloatScope() : saved_(_mm_getcsr()) {
+  _mm_setcsr((saved_ & ~(kFlushToZero | kDenormalsAreZero | kRounding)) | kExceptionMasks);
+}
+IeeeFloatScope::~IeeeFloatScope() { _mm_setcsr(saved_); }
+#else
+IeeeFloatScope::IeeeFloatScope() {}
+IeeeFloatScope::~IeeeFloatScope() {}
+#endif
+
+}  // namespace gs::cpu

@@ -1,0 +1,137 @@
+#include "cpu/scatter.h"
+
+#include <cstring>
+
+#include "cpu/kernels.h"
+#include "cpu/reductions.h"
+#include "cpu/walk.h"
+
+namespace gs::cpu {
+namespace {
+
+// Below this many bytes of updates one thread finishes sooner than a team would.
+constexpr uint64_t kParallelBytes = 256 * 1024;
+
+// Calls visit(destination, source) for each in-bounds unit of [begin, end) in row-major order.
+template <typename IndexT, typename Visit>
+void ForEachMove(const plan::KernelConstants& k, const uint8_t* indices, uint64_t begin,
+                 uint64_t end, const Visit& visit) {
+  UnitCursor cursor;
+  cursor.Seek(k, begin);
+  for (uint64_t unit = begin; unit < end; ++unit, cursor.Next(k)) {
+    uint64_t destination;
+    if (IndexedOffset<IndexT>(k, indices, cursor, &destination)) {
+      visit(destination, cursor.iterOffset);
+    }
+  }
+}
+
+// Folds one block of updates into the output.
+struct BlockWriter {
+  uint64_t elementSize;
+  uint64_t blockElements;
+  CombineFn combine;  // nullptr: plain overwrite
+
+  void operator()(uint8_t* output, uint64_t destination, const uint8_t* updates,
+                  uint64_t source) const {
+    uint8_t* to = output + destination * elementSize;
+    const uint8_t* from = updates + source * elementSize;
+    if (combine == nullptr) {
+      std::memcpy(to, from, blockElements * elementSize);
+    } else {
+      combine(to, from, blockElements);
+    }
+  }
+};
+
+BlockWriter MakeWriter(const plan::Plan& plan) {
+  return {plan.elementSize, plan.kernel.blockElements,
+          plan.reduction == Reduction::None ? nullptr
+                                            : SelectCombine(plan.dataType, plan.reduction)};
+}
+
+}  // namespace
+
+ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
+                                 const Parallel& parallel)
+    : plan_(plan), indices_(indices), parallel_(parallel) {
+  const plan::KernelConstants& k = plan.kernel;
+  const uint64_t updateBytes = k.unitCount * k.blockElements * plan.elementSize;
+  const int threads = parallel.concurrency();
+  if (threads <= 1 || updateBytes < kParallelBytes || k.unitCount < 2) return;  // in order
+
+  const uint64_t buckets = static_cast<uint64_t>(threads) * 4;
+  const uint64_t extent = plan.tensor(plan::TensorRole::Output).extentElements;
+  const uint64_t bucketWidth = (extent + buckets - 1) / buckets;
+  const uint64_t chunkUnits = std::max<uint64_t>(GrainUnits(k.blockElements * plan.elementSize),
+                                                 (k.unitCount + 4 * threads - 1) / (4 * threads));
+  const uint64_t chunks = (k.unitCount + chunkUnits - 1) / chunkUnits;
+
+  // counts[c * buckets + b]: moves of chunk c into bucket b; then their first slot.
+  std::vector<uint64_t> slots(chunks * buckets, 0);
+  bucketStarts_.assign(buckets + 1, 0);
+  WithIndexType(plan.indexType, [&](auto tag) {
+    using IndexT = decltype(tag);
+    auto chunkRange = [&](uint64_t c) {
+      return std::make_pair(c * chunkUnits, std::min(k.unitCount, (c + 1) * chunkUnits));
+    };
+    parallel.For(chunks, 1, [&](uint64_t first, uint64_t last) {
+      for (uint64_t c = first; c < last; ++c) {
+        const auto [begin, end] = chunkRange(c);
+        uint64_t* counts = &slots[c * buckets];
+        ForEachMove<IndexT>(k, indices, begin, end,
+                            [&](uint64_t destination, uint64_t) { ++counts[destination / bucketWidth]; });
+      }
+    });
+    uint64_t total = 0;
+    for (uint64_t b = 0; b < buckets; ++b) {
+      bucketStarts_[b] = total;
+      for (uint64_t c = 0; c < chunks; ++c) {
+        const uint64_t count = slots[c * buckets + b];
+        slots[c * buckets + b] = total;
+        total += count;
+      }
+    }
+    bucketStarts_[buckets] = total;
+    moves_.resize(total);
+    parallel.For(chunks, 1, [&](uint64_t first, uint64_t last) {
+      for (uint64_t c = first; c < last; ++c) {
+        const auto [begin, end] = chunkRange(c);
+        uint64_t* next = &slots[c * buckets];
+        ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t source) {
+          moves_[next[destination / bucketWidth]++] = {destination, source};
+        });
+      }
+    });
+  });
+}
+
+void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) const {
+  const BlockWriter write = MakeWriter(plan_);
+  WithIndexType(plan_.indexType, [&](auto tag) {
+    ForEachMove<decltype(tag)>(plan_.kernel, indices_, 0, plan_.kernel.unitCount,
+                               [&](uint64_t destination, uint64_t source) {
+                                 write(output, destination, updates, source);
+                               });
+  });
+}
+
+void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
+  // Reductions on floats must see IEEE arithmetic on every thread that runs them.
+  if (bucketStarts_.empty()) {
+    IeeeFloatScope ieee;
+    ApplyInOrder(updates, output);
+    return;
+  }
+  const BlockWriter write = MakeWriter(plan_);
+  parallel_.For(bucketStarts_.size() - 1, 1, [&](uint64_t first, uint64_t last) {
+    IeeeFloatScope ieee;
+    for (uint64_t b = first; b < last; ++b) {
+      for (uint64_t m = bucketStarts_[b]; m < bucketStarts_[b + 1]; ++m) {
+        write(output, moves_[m].destination, updates, moves_[m].source);
+      }
+    }
+  });
+}
+
+}  // namespace gs::cpu

@@ -1,0 +1,41 @@
+// Deterministic parallel scatter.
+//
+// The last update in row-major order of the updates wins, and reductions fold in that order,
+// whatever the thread count. Units are bucketed by destination range (a counting sort that
+// keeps row-major order inside each bucket); each bucket is then applied by one task. Units
+// whose blocks overlap start at the same offset, so they always share a bucket.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "cpu/parallel.h"
+#include "plan/plan.h"
+
+namespace gs::cpu {
+
+class ScatterSchedule {
+ public:
+  // Reads the indices and allocates everything the scatter needs, before anything is written
+  // (so that running out of memory leaves the output untouched).
+  ScatterSchedule(const plan::Plan& plan, const uint8_t* indices, const Parallel& parallel);
+
+  // Folds the updates into the output.
+  void Apply(const uint8_t* updates, uint8_t* output) const;
+
+ private:
+  struct Move {
+    uint64_t destination;  // element offset in Output
+    uint64_t source;       // element offset in Updates
+  };
+
+  void ApplyInOrder(const uint8_t* updates, uint8_t* output) const;
+
+  const plan::Plan& plan_;
+  const uint8_t* indices_;
+  const Parallel& parallel_;
+  std::vector<Move> moves_;             // grouped by bucket, row-major inside each
+  std::vector<uint64_t> bucketStarts_;  // bucket b owns moves_[starts[b], starts[b + 1])
+};
+
+}  // namespace gs::cpu
