@@ -18,7 +18,7 @@ if(GS_BUILD_TOOLS OR GS_BUILD_TESTS)
   find_package(nlohmann_json 3.10 REQUIRED)         # nlohmann-json3-dev: case files
 endif()
 if(GS_BUILD_TESTS)
-  find_package(GTest REQUIRED)                      # libgtest-dev
+  find_package(GTest REQUIRED)                      # libgtest-dev, libgmock-dev (GTest::gmock)
 endif()
 if(GS_BUILD_PERF)
   find_package(benchmark 1.7 REQUIRED)              # libbenchmark-dev: perf/
