@@ -38,9 +38,10 @@ enum class IndexChecking {
 
 struct CpuExecuteOptions {
   IndexChecking Checking = IndexChecking::Checked;
-  // 0: oneTBB's default (all cores, or the arena's concurrency). 1 runs on the calling thread.
+  // 0: oneTBB's default (all cores, or Arena's concurrency). 1: the calling thread only.
+  // N > 1: at most N threads (and no more than the machine's cores).
   int ThreadCount = 0;
-  // Optional arena to run in (the caller's thread pool); ThreadCount then caps the tasks.
+  // Optional arena to run in (the caller's thread pool). Used when ThreadCount is not 1.
   tbb::task_arena* Arena = nullptr;
 };
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <memory>
 #include <mutex>
 
@@ -30,8 +31,9 @@ Parallel::Parallel(const CpuExecuteOptions& options) {
     arena_ = options.Arena;
     concurrency_ = arena_->max_concurrency();
   } else if (options.ThreadCount > 1) {
-    arena_ = ArenaForThreadCount(options.ThreadCount);
-    concurrency_ = options.ThreadCount;
+    // More threads than cores never helps a memory-bound kernel (and oneTBB warns about it).
+    concurrency_ = std::min(options.ThreadCount, tbb::info::default_concurrency());
+    arena_ = concurrency_ > 1 ? ArenaForThreadCount(concurrency_) : nullptr;
   } else {
     concurrency_ = tbb::this_task_arena::max_concurrency();
   }
