@@ -1,0 +1,60 @@
+// Buffers a case binds, and the view arithmetic that reads them back.
+//
+// Every buffer is its own heap allocation with guard bytes on both sides, so a write past
+// either end is caught after the call instead of corrupting a neighbour silently.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace gs::cases {
+
+// The runner allocates no buffer larger than this; a case that needs more fails.
+inline constexpr uint64_t kMaxBufferBytes = uint64_t{1} << 30;
+
+// What an output holds before the call when the case gives no "fill".
+inline constexpr uint8_t kSentinelByte = 0xa5;
+
+// Product of sizes; false when it overflows 64 bits. An empty list has one element.
+bool ElementCount(const std::vector<uint32_t>& sizes, uint64_t* count);
+
+// The strides of the packed row-major layout of sizes.
+std::vector<uint64_t> PackedStrides(const std::vector<uint32_t>& sizes);
+
+// Calls visit(offset) with the element offset of every logical element of the view, in
+// row-major order; stops early when visit returns false. Returns false (having visited
+// nothing) when an offset would overflow 64 bits.
+bool ForEachElementOffset(const std::vector<uint32_t>& sizes,
+                          const std::vector<uint64_t>& strides,
+                          const std::function<bool(uint64_t offset)>& visit);
+
+class GuardedBuffer {
+ public:
+  static constexpr size_t kGuardBytes = 64;
+
+  // Holds a copy of initial (which may be empty).
+  explicit GuardedBuffer(const std::vector<uint8_t>& initial);
+  GuardedBuffer(const GuardedBuffer&) = delete;
+  GuardedBuffer& operator=(const GuardedBuffer&) = delete;
+
+  uint8_t* data() { return storage_.get() + kGuardBytes; }
+  const uint8_t* data() const { return storage_.get() + kGuardBytes; }
+  size_t size() const { return size_; }
+
+  // True when no byte of either guard changed.
+  bool GuardsIntact() const;
+
+ private:
+  struct AlignedDelete {
+    void operator()(uint8_t* p) const;
+  };
+  static uint8_t GuardByte(size_t i);
+
+  size_t size_ = 0;
+  std::unique_ptr<uint8_t[], AlignedDelete> storage_;
+};
+
+}  // namespace gs::cases

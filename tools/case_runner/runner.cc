@@ -1,0 +1,281 @@
+#include "runner.h"
+
+#include <array>
+#include <cctype>
+#include <cstring>
+#include <variant>
+
+#include "buffers.h"
+#include "gs/operators.h"
+#include "gs/tensor.h"
+#include "values.h"
+
+namespace gs::cases {
+namespace {
+
+// One tensor of the case as bound for the call.
+struct BoundTensor {
+  const TensorSpec* spec = nullptr;  // null: the case has no such tensor
+  TensorDesc desc;
+  std::vector<uint8_t> initial;  // the buffer's bytes before the call
+  std::unique_ptr<GuardedBuffer> buffer;
+};
+
+using DescStorage = std::variant<GatherOperatorDesc, GatherElementsOperatorDesc, GatherNdOperatorDesc,
+                                 GatherNd1OperatorDesc, ScatterElementsOperatorDesc,
+                                 ScatterNdOperatorDesc>;
+
+Outcome Pass() { return {Verdict::Pass, {}}; }
+Outcome Fail(std::string reason) { return {Verdict::Fail, std::move(reason)}; }
+
+std::string Describe(const Status& status) {
+  return std::string(StatusCodeName(status.code())) + ": " + status.message();
+}
+
+std::string Lower(std::string text) {
+  for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return text;
+}
+
+TensorDesc DescOf(const TensorSpec& spec, uint64_t totalBytes) {
+  TensorDesc desc;
+  desc.DataType = spec.dataType;
+  desc.DimensionCount = static_cast<uint32_t>(spec.sizes.size());
+  desc.Sizes = spec.sizes.data();
+  desc.Strides = spec.strides ? spec.strides->data() : nullptr;
+  desc.TotalTensorSizeInBytes = totalBytes;
+  return desc;
+}
+
+// The desc struct the operator names, pointing at the bound tensors; absent attributes are 0.
+OperatorDesc BuildOperatorDesc(const Case& c, const std::array<BoundTensor, kRoleCount>& tensors,
+                               DescStorage* storage) {
+  auto tensor = [&](Role role) -> const TensorDesc* {
+    const BoundTensor& t = tensors[static_cast<int>(role)];
+    return t.spec ? &t.desc : nullptr;
+  };
+  auto attribute = [&](Attribute a) { return c.attributes[static_cast<int>(a)].value_or(0); };
+  const TensorDesc* input = tensor(Role::Input);
+  const TensorDesc* indices = tensor(Role::Indices);
+  const TensorDesc* output = tensor(Role::Output);
+  switch (c.op) {
+    case OperatorType::Gather:
+      *storage = GatherOperatorDesc{input, indices, output, attribute(Attribute::Axis),
+                                    attribute(Attribute::IndexDimensions)};
+      break;
+    case OperatorType::GatherElements:
+      *storage = GatherElementsOperatorDesc{input, indices, output, attribute(Attribute::Axis)};
+      break;
+    case OperatorType::GatherNd:
+      *storage = GatherNdOperatorDesc{input, indices, output,
+                                      attribute(Attribute::InputDimensionCount),
+                                      attribute(Attribute::IndicesDimensionCount)};
+      break;
+    case OperatorType::GatherNd1:
+      *storage = GatherNd1OperatorDesc{input, indices, output,
+                                       attribute(Attribute::InputDimensionCount),
+                                       attribute(Attribute::IndicesDimensionCount),
+                                       attribute(Attribute::BatchDimensionCount)};
+      break;
+    case OperatorType::ScatterElements:
+      *storage = ScatterElementsOperatorDesc{input, indices, tensor(Role::Updates), output,
+                                             attribute(Attribute::Axis), c.reduction};
+      break;
+    case OperatorType::ScatterNd:
+      *storage = ScatterNdOperatorDesc{input, indices, tensor(Role::Updates), output,
+                                       attribute(Attribute::InputDimensionCount),
+                                       attribute(Attribute::IndicesDimensionCount), c.reduction};
+      break;
+  }
+  OperatorDesc desc;
+  desc.Type = c.op;
+  desc.Desc = std::visit([](const auto& d) -> const void* { return &d; }, *storage);
+  return desc;
+}
+
+// The first element of a buffer that differs from what it held, or empty.
+std::string FirstChange(const uint8_t* now, const std::vector<uint8_t>& before,
+                        uint32_t elementSize) {
+  if (before.empty() || std::memcmp(now, before.data(), before.size()) == 0) return {};
+  size_t byte = 0;
+  while (now[byte] == before[byte]) ++byte;
+  const size_t element = byte / elementSize;
+  const size_t start = element * elementSize;
+  return "buffer element " + std::to_string(element) + " was " +
+         FormatBits(&before[start], elementSize) + ", now " + FormatBits(now + start, elementSize);
+}
+
+Outcome CheckErrorMessage(const Case& c, const Status& status) {
+  if (!c.errorContains.empty() &&
+      Lower(status.message()).find(Lower(c.errorContains)) == std::string::npos) {
+    return Fail("the error does not mention \"" + c.errorContains + "\": " + Describe(status));
+  }
+  return Pass();
+}
+
+// Reads the output view back: every logical element must hold its expected bits, and every
+// byte of the buffer outside the view what it held before the call.
+Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer, const std::vector<uint8_t>& initial) {
+  const uint32_t elementSize = spec.ElementSize();
+  const uint64_t bufferElements = initial.size() / elementSize;
+  const std::vector<uint64_t> strides =
+      spec.strides ? std::vector<uint64_t>(spec.strides->begin(), spec.strides->end())
+                   : PackedStrides(spec.sizes);
+  const std::vector<uint8_t>& expected = *spec.expected;
+
+  std::vector<bool> covered(bufferElements, false);
+  uint64_t index = 0;
+  uint64_t mismatches = 0;
+  std::string firstMismatch;
+  std::string outOfBuffer;
+  const bool walked = ForEachElementOffset(spec.sizes, strides, [&](uint64_t offset) {
+    if (offset >= bufferElements) {
+      outOfBuffer = "the OutputTensor view reaches element " + std::to_string(offset) +
+                    ", beyond its buffer of " + std::to_string(bufferElements) + " elements";
+      return false;
+    }
+    covered[offset] = true;
+    const uint8_t* want = &expected[index * elementSize];
+    const uint8_t* got = buffer + offset * elementSize;
+    if (std::memcmp(want, got, elementSize) != 0 && mismatches++ == 0) {
+      firstMismatch = "OutputTensor element " + std::to_string(index) + ": expected " +
+                      FormatBits(want, elementSize) + ", got " + FormatBits(got, elementSize);
+    }
+    ++index;
+    return true;
+  });
+  if (!walked) return Fail("the OutputTensor view's offsets overflow 64 bits");
+  if (!outOfBuffer.empty()) return Fail(outOfBuffer);
+  if (mismatches != 0) {
+    return Fail(firstMismatch + " (" + std::to_string(mismatches) + " of " +
+                std::to_string(index) + " elements differ)");
+  }
+  for (uint64_t e = 0; e < bufferElements; ++e) {
+    if (covered[e]) continue;
+    const uint8_t* now = buffer + e * elementSize;
+    if (std::memcmp(now, &initial[e * elementSize], elementSize) != 0) {
+      return Fail("OutputTensor buffer element " + std::to_string(e) +
+                  ", outside the view, changed: was " +
+                  FormatBits(&initial[e * elementSize], elementSize) + ", now " +
+                  FormatBits(now, elementSize));
+    }
+  }
+  return Pass();
+}
+
+Outcome Run(const Case& c, Backend& backend) {
+  const std::string unavailable = backend.Unavailable();
+  if (!unavailable.empty()) return {Verdict::Skip, unavailable};
+
+  std::array<BoundTensor, kRoleCount> tensors;
+  for (int r = 0; r < kRoleCount; ++r) tensors[r].spec = c.tensors[r] ? &*c.tensors[r] : nullptr;
+  BoundTensor& input = tensors[static_cast<int>(Role::Input)];
+  BoundTensor& output = tensors[static_cast<int>(Role::Output)];
+  const bool inPlace = c.inPlace && input.spec && output.spec;
+
+  // Inputs hold the case's data; an input without data (in a case expecting an error) is an
+  // empty buffer.
+  for (int r = 0; r < kRoleCount; ++r) {
+    BoundTensor& t = tensors[r];
+    if (!t.spec || static_cast<Role>(r) == Role::Output) continue;
+    if (t.spec->data) t.initial = *t.spec->data;
+    t.buffer = std::make_unique<GuardedBuffer>(t.initial);
+    t.desc = DescOf(*t.spec, t.initial.size());
+  }
+  // The output's buffer: InputTensor's in place, else the fill, else the smallest buffer
+  // the view fits in.
+  uint64_t outputBytes = 0;
+  if (output.spec) {
+    if (inPlace) {
+      outputBytes = input.initial.size();
+    } else if (output.spec->data) {
+      outputBytes = output.spec->data->size();
+    } else {
+      outputBytes = MinimumTensorSizeInBytes(DescOf(*output.spec, 0));
+    }
+    output.desc = DescOf(*output.spec, outputBytes);
+  }
+
+  DescStorage storage;
+  const OperatorDesc opDesc = BuildOperatorDesc(c, tensors, &storage);
+  CompiledOperator compiled;
+  Status status = CompileOperator(opDesc, &compiled);
+  if (!status.ok()) {
+    if (c.expectError) return CheckErrorMessage(c, status);
+    return Fail("CompileOperator failed: " + Describe(status));
+  }
+  if (c.expectError) {
+    for (int r = 0; r < kRoleCount; ++r) {
+      const auto role = static_cast<Role>(r);
+      if (!tensors[r].spec && (role != Role::Updates || IsScatter(c.op))) {
+        return Fail(std::string("expected an error, but CompileOperator accepted a desc without ") +
+                    RoleName(role));
+      }
+    }
+  }
+
+  // Allocated only now: a desc the library rejects may describe an absurd size.
+  if (!inPlace) {
+    if (outputBytes > kMaxBufferBytes) {
+      return Fail("OutputTensor needs " + std::to_string(outputBytes) +
+                  " bytes, more than the runner allocates (" + std::to_string(kMaxBufferBytes) + ")");
+    }
+    output.initial = output.spec->data ? *output.spec->data
+                                       : std::vector<uint8_t>(outputBytes, kSentinelByte);
+    output.buffer = std::make_unique<GuardedBuffer>(output.initial);
+  }
+  // The buffer the output lives in and what it held.
+  BoundTensor& target = inPlace ? input : output;
+
+  TensorBindings bindings;
+  BufferBinding* inputBindings[] = {&bindings.InputTensor, &bindings.IndicesTensor,
+                                    &bindings.UpdatesTensor};
+  for (int r = 0; r < 3; ++r) {
+    if (tensors[r].buffer) *inputBindings[r] = {tensors[r].buffer->data(), tensors[r].buffer->size()};
+  }
+  bindings.OutputTensor = {target.buffer->data(), target.buffer->size()};
+
+  status = backend.Execute(compiled, bindings,
+                           c.unchecked ? IndexChecking::Unchecked : IndexChecking::Checked);
+
+  // Whatever the call returned, it must have stayed inside its buffers and left the inputs.
+  for (int r = 0; r < kRoleCount; ++r) {
+    const BoundTensor& t = tensors[r];
+    if (t.buffer && !t.buffer->GuardsIntact()) {
+      return Fail(std::string("wrote outside ") + RoleName(static_cast<Role>(r)) +
+                  " buffer (its guard bytes changed)");
+    }
+  }
+  for (int r = 0; r < kRoleCount; ++r) {
+    const BoundTensor& t = tensors[r];
+    if (!t.buffer || &t == &target) continue;
+    const std::string change = FirstChange(t.buffer->data(), t.initial, t.spec->ElementSize());
+    if (!change.empty()) {
+      return Fail(std::string("changed ") + RoleName(static_cast<Role>(r)) + ", which it only reads: " + change);
+    }
+  }
+
+  if (!status.ok()) {
+    if (!c.expectError) return Fail("execute failed: " + Describe(status));
+    const std::string change =
+        FirstChange(target.buffer->data(), target.initial, target.spec->ElementSize());
+    if (!change.empty()) return Fail("the failing call changed the output: " + change);
+    return CheckErrorMessage(c, status);
+  }
+  if (c.expectError) return Fail("expected an error, but compile and execute succeeded");
+  return CheckOutput(*output.spec, target.buffer->data(), target.initial);
+}
+
+}  // namespace
+
+Outcome RunCase(const Case& c, Backend& backend) {
+  try {
+    return Run(c, backend);
+  } catch (const std::exception& e) {  // bad_alloc, or a backend that throws
+    return Fail(std::string("runner error: ") + e.what());
+  } catch (...) {
+    return Fail("runner error: unknown exception");
+  }
+}
+
+}  // namespace gs::cases
