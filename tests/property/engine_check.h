@@ -1,0 +1,38 @@
+// Runs a random case on the gs CPU engine and on the reference, each on its own copy of the
+// buffers, and reports every way the engine broke the contract.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "gs/gs.h"
+#include "random_desc.h"
+#include "reference.h"
+
+namespace gs_property {
+
+struct ReferenceResult {
+  bool ok = false;                 // false: checked mode found an out-of-range index
+  gs_reference::BadIndex bad;      // the first one, when !ok
+  std::vector<uint8_t> output;     // the whole output buffer after the run
+};
+
+ReferenceResult RunReferenceOn(const RandomCase& c);
+
+// "" on success, else the status and the case.
+std::string CompileCase(const RandomCase& c, gs::CompiledOperator* compiled);
+
+struct EngineOptions {
+  int thread_count = 0;
+  tbb::task_arena* arena = nullptr;
+};
+
+// Executes `compiled` (compiled from c's desc) on guarded copies of c's buffers and compares
+// with `expected`: the whole output buffer byte for byte (bytes outside a strided view
+// included), guard bytes around every buffer, read-only buffers untouched, and on a checked
+// index error the code, the message and the untouched output. Returns "" when all hold, else
+// a report naming the case, the desc and the first differing byte. Thread-safe.
+std::string CheckEngine(const RandomCase& c, const ReferenceResult& expected,
+                        const gs::CompiledOperator& compiled, const EngineOptions& options);
+
+}  // namespace gs_property

@@ -1,0 +1,122 @@
+// Randomized property tests: the CPU engine must reproduce the independent reference byte for
+// byte on random valid cases. Seeds are fixed, so every run checks the same cases.
+//   GS_PROPERTY_REPRO=kind:seed  reruns one case (printed by a failure) on 1, 2 and all threads
+//   GS_PROPERTY_SCALE=n          runs n times as many seeds (a longer soak)
+#include <gtest/gtest.h>
+
+#include <oneapi/tbb/task_arena.h>
+
+#include <cstdlib>
+#include <set>
+#include <string>
+
+#include "engine_check.h"
+#include "random_desc.h"
+
+namespace gs_property {
+namespace {
+
+uint64_t Scale() {
+  const char* scale = std::getenv("GS_PROPERTY_SCALE");
+  return scale ? std::max<uint64_t>(1, std::strtoull(scale, nullptr, 10)) : 1;
+}
+
+constexpr int kMaxReportedFailures = 8;
+
+// Runs `count` seeds of one kind; each case on its suggested thread count, or on every
+// configuration when `all_threads` (1, 2, the default, and a caller's 2-thread arena).
+void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
+  count *= Scale();
+  tbb::task_arena arena(2);
+  int failures = 0;
+  for (uint64_t seed = 0; seed < count && failures < kMaxReportedFailures; ++seed) {
+    const RandomCase c = GenerateCase(kind, seed);
+    const ReferenceResult expected = RunReferenceOn(c);
+    if (kind == CaseKind::CheckedBad) {
+      ASSERT_FALSE(expected.ok) << "the generator planted no bad index\n" << c.Describe();
+    }
+    gs::CompiledOperator compiled;
+    std::string problem = CompileCase(c, &compiled);
+    if (problem.empty()) {
+      std::vector<EngineOptions> runs = {{c.thread_count, nullptr}};
+      if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {2, &arena}};
+      for (const EngineOptions& options : runs) {
+        problem = CheckEngine(c, expected, compiled, options);
+        if (!problem.empty()) break;
+      }
+    }
+    if (!problem.empty()) {
+      ADD_FAILURE() << problem;
+      ++failures;
+    }
+  }
+  if (failures >= kMaxReportedFailures) ADD_FAILURE() << "stopped after " << failures << " failures";
+}
+
+// Seeds walk operator x element type x index type (264 combinations; 88 for the scatters) in
+// their low digits. About 15 s in all on 2 cores in a Release build.
+TEST(Property, Basic) { Sweep(CaseKind::Basic, 264 * 32); }
+TEST(Property, ReductionsWithCollisions) { Sweep(CaseKind::Reduction, 88 * 48); }
+TEST(Property, CheckedBadIndicesFailCleanly) { Sweep(CaseKind::CheckedBad, 264 * 12); }
+TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
+TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
+TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 120, true); }
+
+TEST(Property, Repro) {
+  const char* repro = std::getenv("GS_PROPERTY_REPRO");
+  if (!repro) GTEST_SKIP() << "set GS_PROPERTY_REPRO=kind:seed to rerun one case";
+  const std::string text = repro;
+  const size_t colon = text.find(':');
+  CaseKind kind;
+  ASSERT_TRUE(colon != std::string::npos && ParseCaseKind(text.substr(0, colon), &kind)) << text;
+  const RandomCase c = GenerateCase(kind, std::strtoull(text.c_str() + colon + 1, nullptr, 10));
+  std::cout << c.Describe() << "\n";
+  const ReferenceResult expected = RunReferenceOn(c);
+  gs::CompiledOperator compiled;
+  const std::string problem = CompileCase(c, &compiled);
+  ASSERT_EQ(problem, "");
+  for (int threads : {1, 2, 0}) EXPECT_EQ(CheckEngine(c, expected, compiled, {threads}), "");
+}
+
+// The generator really spans the space it claims to (so a green run means something).
+TEST(Generator, CoversTheSpace) {
+  std::set<uint32_t> ranks;
+  std::set<std::string> combos;
+  bool broadcast = false, transposed = false, huge_stride = false, batched = false,
+       gather_cropped = false, gather_padded = false, padded_nd = false;
+  for (uint64_t seed = 0; seed < 264 * 8; ++seed) {
+    const RandomCase c = GenerateCase(CaseKind::Basic, seed);
+    const auto& op = c.op;
+    const uint32_t rank = static_cast<uint32_t>(op.input.sizes.size());
+    ranks.insert(rank);
+    combos.insert(std::to_string(static_cast<int>(op.type)) + "/" +
+                  gs_reference::TypeName(op.input.type) + "/" +
+                  gs_reference::TypeName(op.indices.type));
+    for (const auto* t : {&op.input, &op.indices, &op.updates}) {
+      for (size_t d = 0; d < t->strides.size(); ++d) {
+        broadcast |= t->strides[d] == 0 && t->sizes[d] > 1;
+        huge_stride |= t->sizes[d] == 1 && t->strides[d] > 0x10000000u;
+        transposed |= d > 0 && t->sizes[d] > 1 && t->sizes[d - 1] > 1 &&
+                      t->strides[d] > t->strides[d - 1];
+      }
+    }
+    batched |= op.type == gs::OperatorType::GatherNd1 && op.batch_dims > 0;
+    if (op.type == gs::OperatorType::Gather) {
+      gather_cropped |= rank - 1 + op.index_dimensions > rank;
+      gather_padded |= rank - 1 + op.index_dimensions < rank;
+    }
+    padded_nd |= op.input_dims > 0 && op.input_dims < rank && op.indices_dims < rank;
+  }
+  EXPECT_EQ(ranks.size(), 8u);
+  EXPECT_EQ(combos.size(), 6u * 11u * 4u);
+  EXPECT_TRUE(broadcast);
+  EXPECT_TRUE(transposed);
+  EXPECT_TRUE(huge_stride);
+  EXPECT_TRUE(batched);
+  EXPECT_TRUE(gather_cropped);
+  EXPECT_TRUE(gather_padded);
+  EXPECT_TRUE(padded_nd);
+}
+
+}  // namespace
+}  // namespace gs_property
