@@ -228,8 +228,7 @@ TEST(CaseFile, ABadCaseDoesNotSpoilTheOthers) {
   json bad = BaseCase();
   bad["name"] = "bad";
   bad["tensors"]["InputTensor"]["data"][0] = true;
-  const CaseFile file =
-      ParseCaseFile(json{{"cases", {BaseCase(), bad, 7}}}.dump(), "f.json");
+  const CaseFile file = ParseCaseFile(json{{"cases", {BaseCase(), bad, 7}}}.dump(), "f.json");
   ASSERT_EQ(file.entries.size(), 3u);
   EXPECT_TRUE(file.entries[0].value);
   EXPECT_EQ(file.entries[1].label, "bad");
@@ -255,7 +254,8 @@ TEST(CaseFile, MalformedFiles) {
 }
 
 TEST(CaseFile, DeeplyNestedJsonDoesNotCrash) {
-  const std::string deep = "{\"cases\": [" + std::string(100000, '[') + std::string(100000, ']') + "]}";
+  const std::string deep =
+      "{\"cases\": [" + std::string(100000, '[') + std::string(100000, ']') + "]}";
   const CaseFile file = ParseCaseFile(deep, "deep.json");
   ASSERT_EQ(file.entries.size(), 1u);
   EXPECT_NE(file.entries[0].error.find("a case must be an object"), std::string::npos);

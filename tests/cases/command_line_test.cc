@@ -105,19 +105,19 @@ TEST_F(CommandLine, FilterKeepsMatchingNames) {
 TEST_F(CommandLine, AbsentBackendSkipsEveryCase) {
   const Result result = Run("--backend d3d12 " + Write("two.json", kTwoCases));
   EXPECT_EQ(result.exitCode, 0);
-  EXPECT_EQ(result.lines, (std::vector<std::string>{
-                              "SKIP good: d3d12 backend not present (not built)",
-                              "SKIP wrong: d3d12 backend not present (not built)",
-                              "0 passed, 0 failed, 2 skipped"}));
+  EXPECT_EQ(result.lines,
+            (std::vector<std::string>{"SKIP good: d3d12 backend not present (not built)",
+                                      "SKIP wrong: d3d12 backend not present (not built)",
+                                      "0 passed, 0 failed, 2 skipped"}));
 }
 
 TEST_F(CommandLine, SeveralBackendsNameThemselves) {
   const Result result = Run("--backend=all " + Write("one.json", kOneGoodCase));
   EXPECT_EQ(result.exitCode, 0);
-  EXPECT_EQ(result.lines, (std::vector<std::string>{
-                              "PASS only [cpu]",
-                              "SKIP only [d3d12]: d3d12 backend not present (not built)",
-                              "1 passed, 0 failed, 1 skipped"}));
+  EXPECT_EQ(result.lines,
+            (std::vector<std::string>{"PASS only [cpu]",
+                                      "SKIP only [d3d12]: d3d12 backend not present (not built)",
+                                      "1 passed, 0 failed, 1 skipped"}));
 }
 
 TEST_F(CommandLine, MalformedFilesFailAndTheRestStillRuns) {
@@ -145,8 +145,8 @@ TEST_F(CommandLine, AMalformedCaseFailsUnderItsName) {
 
 TEST_F(CommandLine, BadUsageExitsTwoWithAMessage) {
   const std::string file = Write("one.json", kOneGoodCase);
-  const std::vector<std::string> usages = {"", "--backend vulkan " + file, "--backend",
-                                           "--filter", "--frobnicate " + file};
+  const std::vector<std::string> usages = {"", "--backend vulkan " + file, "--backend", "--filter",
+                                           "--frobnicate " + file};
   for (const std::string& args : usages) {
     const Result result = Run(args);
     EXPECT_EQ(result.exitCode, 2) << args;

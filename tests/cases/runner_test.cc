@@ -151,9 +151,8 @@ TEST(Runner, OutputsWithoutFillStartAsSentinel) {
 }
 
 TEST(Runner, FailedExecutionOfASuccessCase) {
-  FakeBackend backend([](const TensorBindings&) {
-    return Status(StatusCode::Unsupported, "no kernel\nfor this");
-  });
+  FakeBackend backend(
+      [](const TensorBindings&) { return Status(StatusCode::Unsupported, "no kernel\nfor this"); });
   const Outcome outcome = RunCase(ParseCase(StridedOutputCase()), backend);
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_EQ(outcome.reason, "execute failed: UNSUPPORTED: no kernel\nfor this");

@@ -71,8 +71,7 @@ TEST(Values, BigIntegersAsStrings) {
             std::string::npos);
   EXPECT_NE(Encode("99999999999999999999999", DataType::UInt64).find("out of range"),
             std::string::npos);
-  EXPECT_NE(Encode("9223372036854775808", DataType::Int64).find("out of range"),
-            std::string::npos);
+  EXPECT_NE(Encode("9223372036854775808", DataType::Int64).find("out of range"), std::string::npos);
   EXPECT_NE(Encode("-9223372036854775809", DataType::Int64).find("out of range"),
             std::string::npos);
 }
@@ -130,8 +129,8 @@ TEST(Values, Float16FromNumbersMustBeExact) {
   EXPECT_EQ(Encode(std::ldexp(1023.0, -24), DataType::Float16), "0x03ff");
   EXPECT_EQ(Encode(Number("-0.0"), DataType::Float16), "0x8000");
   EXPECT_EQ(Encode("-0", DataType::Float16), "0x8000");
-  for (double inexact : {0.1, 2049.0, 65505.0, 65520.0, 1e6, std::ldexp(1.0, -25),
-                         std::ldexp(3.0, -26), 1e-300}) {
+  for (double inexact :
+       {0.1, 2049.0, 65505.0, 65520.0, 1e6, std::ldexp(1.0, -25), std::ldexp(3.0, -26), 1e-300}) {
     EXPECT_NE(Encode(inexact, DataType::Float16).find("not exactly representable as FLOAT16"),
               std::string::npos)
         << inexact;

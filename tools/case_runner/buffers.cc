@@ -30,8 +30,7 @@ std::vector<uint64_t> PackedStrides(const std::vector<uint32_t>& sizes) {
   return strides;
 }
 
-bool ForEachElementOffset(const std::vector<uint32_t>& sizes,
-                          const std::vector<uint64_t>& strides,
+bool ForEachElementOffset(const std::vector<uint32_t>& sizes, const std::vector<uint64_t>& strides,
                           const std::function<bool(uint64_t offset)>& visit) {
   const size_t rank = sizes.size();
   uint64_t extent = 0;  // the largest offset: sum of (size - 1) * stride

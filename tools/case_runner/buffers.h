@@ -27,8 +27,7 @@ std::vector<uint64_t> PackedStrides(const std::vector<uint32_t>& sizes);
 // Calls visit(offset) with the element offset of every logical element of the view, in
 // row-major order; stops early when visit returns false. Returns false (having visited
 // nothing) when an offset would overflow 64 bits.
-bool ForEachElementOffset(const std::vector<uint32_t>& sizes,
-                          const std::vector<uint64_t>& strides,
+bool ForEachElementOffset(const std::vector<uint32_t>& sizes, const std::vector<uint64_t>& strides,
                           const std::function<bool(uint64_t offset)>& visit);
 
 class GuardedBuffer {

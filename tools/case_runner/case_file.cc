@@ -3,9 +3,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "buffers.h"
 #include "values.h"
@@ -71,8 +70,10 @@ TensorSpec ParseTensor(const json& object, Role role) {
     if (key == "dataType" || key == "sizes" || key == "strides") continue;
     if (key == "data" && !isOutput) continue;
     if ((key == "fill" || key == "expected") && isOutput) continue;
-    if (key == "data") Fail("OutputTensor takes \"fill\" (its bytes before the call), not \"data\"");
-    if (key == "fill" || key == "expected") Fail(name + " is an input: \"" + key + "\" is only for OutputTensor");
+    if (key == "data")
+      Fail("OutputTensor takes \"fill\" (its bytes before the call), not \"data\"");
+    if (key == "fill" || key == "expected")
+      Fail(name + " is an input: \"" + key + "\" is only for OutputTensor");
     Fail("unknown key " + Quote(key) + " in " + name);
   }
 
@@ -102,7 +103,8 @@ TensorSpec ParseTensor(const json& object, Role role) {
 }
 
 void ParseAttributes(const json& object, Case* c) {
-  if (!object.is_object()) Fail(std::string("attributes must be an object, got ") + object.type_name());
+  if (!object.is_object())
+    Fail(std::string("attributes must be an object, got ") + object.type_name());
   const char* opName = OperatorTypeName(c->op);
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
@@ -129,7 +131,8 @@ void ParseAttributes(const json& object, Case* c) {
 }
 
 void ParseTensors(const json& object, Case* c) {
-  if (!object.is_object()) Fail(std::string("tensors must be an object, got ") + object.type_name());
+  if (!object.is_object())
+    Fail(std::string("tensors must be an object, got ") + object.type_name());
   for (const auto& item : object.items()) {
     int r = 0;
     while (r < kRoleCount && item.key() != kRoleNames[r]) ++r;
@@ -200,8 +203,10 @@ void CheckConsistency(Case* c) {
   if (c->inPlace) {
     const std::optional<TensorSpec>& input = c->tensor(Role::Input);
     const std::optional<TensorSpec>& output = c->tensor(Role::Output);
-    if (output && output->data) Fail("an in-place OutputTensor carries no \"fill\": its buffer is InputTensor's");
-    if (strict && !IsScatter(c->op)) Fail(std::string("inPlace is only for the scatters, not ") + opName);
+    if (output && output->data)
+      Fail("an in-place OutputTensor carries no \"fill\": its buffer is InputTensor's");
+    if (strict && !IsScatter(c->op))
+      Fail(std::string("inPlace is only for the scatters, not ") + opName);
     if (strict && input && output &&
         (input->sizes != output->sizes || input->strides != output->strides ||
          input->dataType != output->dataType)) {
@@ -213,8 +218,8 @@ void CheckConsistency(Case* c) {
 Case ParseCase(const json& object) {
   if (!object.is_object()) Fail(std::string("a case must be an object, got ") + object.type_name());
   for (const auto& item : object.items()) {
-    static const std::set<std::string> kKeys = {"name", "operator", "attributes", "tensors",
-                                                "expect", "errorContains", "mode", "inPlace"};
+    static const std::set<std::string> kKeys = {"name",   "operator",      "attributes", "tensors",
+                                                "expect", "errorContains", "mode",       "inPlace"};
     if (kKeys.count(item.key()) == 0) Fail("unknown key " + Quote(item.key()) + " in case");
   }
   Case c;
@@ -294,8 +299,7 @@ bool HasAttribute(OperatorType op, Attribute attribute) {
     case OperatorType::Gather:
       return attribute == Attribute::Axis || attribute == Attribute::IndexDimensions;
     case OperatorType::GatherElements:
-    case OperatorType::ScatterElements:
-      return attribute == Attribute::Axis;
+    case OperatorType::ScatterElements: return attribute == Attribute::Axis;
     case OperatorType::GatherNd:
     case OperatorType::ScatterNd:
       return attribute == Attribute::InputDimensionCount ||

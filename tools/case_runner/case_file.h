@@ -21,8 +21,13 @@ inline constexpr int kRoleCount = 4;
 const char* RoleName(Role role);  // "InputTensor", ...
 
 // The uint32 attributes of the six descs (Reduction is kept apart).
-enum class Attribute { Axis, IndexDimensions, InputDimensionCount, IndicesDimensionCount,
-                       BatchDimensionCount };
+enum class Attribute {
+  Axis,
+  IndexDimensions,
+  InputDimensionCount,
+  IndicesDimensionCount,
+  BatchDimensionCount
+};
 inline constexpr int kAttributeCount = 5;
 const char* AttributeName(Attribute attribute);
 

@@ -21,9 +21,9 @@ struct BoundTensor {
   std::unique_ptr<GuardedBuffer> buffer;
 };
 
-using DescStorage = std::variant<GatherOperatorDesc, GatherElementsOperatorDesc, GatherNdOperatorDesc,
-                                 GatherNd1OperatorDesc, ScatterElementsOperatorDesc,
-                                 ScatterNdOperatorDesc>;
+using DescStorage =
+    std::variant<GatherOperatorDesc, GatherElementsOperatorDesc, GatherNdOperatorDesc,
+                 GatherNd1OperatorDesc, ScatterElementsOperatorDesc, ScatterNdOperatorDesc>;
 
 Outcome Pass() { return {Verdict::Pass, {}}; }
 Outcome Fail(std::string reason) { return {Verdict::Fail, std::move(reason)}; }
@@ -67,24 +67,30 @@ OperatorDesc BuildOperatorDesc(const Case& c, const std::array<BoundTensor, kRol
       *storage = GatherElementsOperatorDesc{input, indices, output, attribute(Attribute::Axis)};
       break;
     case OperatorType::GatherNd:
-      *storage = GatherNdOperatorDesc{input, indices, output,
-                                      attribute(Attribute::InputDimensionCount),
-                                      attribute(Attribute::IndicesDimensionCount)};
+      *storage =
+          GatherNdOperatorDesc{input, indices, output, attribute(Attribute::InputDimensionCount),
+                               attribute(Attribute::IndicesDimensionCount)};
       break;
     case OperatorType::GatherNd1:
-      *storage = GatherNd1OperatorDesc{input, indices, output,
+      *storage = GatherNd1OperatorDesc{input,
+                                       indices,
+                                       output,
                                        attribute(Attribute::InputDimensionCount),
                                        attribute(Attribute::IndicesDimensionCount),
                                        attribute(Attribute::BatchDimensionCount)};
       break;
     case OperatorType::ScatterElements:
-      *storage = ScatterElementsOperatorDesc{input, indices, tensor(Role::Updates), output,
-                                             attribute(Attribute::Axis), c.reduction};
+      *storage = ScatterElementsOperatorDesc{
+          input, indices, tensor(Role::Updates), output, attribute(Attribute::Axis), c.reduction};
       break;
     case OperatorType::ScatterNd:
-      *storage = ScatterNdOperatorDesc{input, indices, tensor(Role::Updates), output,
+      *storage = ScatterNdOperatorDesc{input,
+                                       indices,
+                                       tensor(Role::Updates),
+                                       output,
                                        attribute(Attribute::InputDimensionCount),
-                                       attribute(Attribute::IndicesDimensionCount), c.reduction};
+                                       attribute(Attribute::IndicesDimensionCount),
+                                       c.reduction};
       break;
   }
   OperatorDesc desc;
@@ -115,7 +121,8 @@ Outcome CheckErrorMessage(const Case& c, const Status& status) {
 
 // Reads the output view back: every logical element must hold its expected bits, and every
 // byte of the buffer outside the view what it held before the call.
-Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer, const std::vector<uint8_t>& initial) {
+Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer,
+                    const std::vector<uint8_t>& initial) {
   const uint32_t elementSize = spec.ElementSize();
   const uint64_t bufferElements = initial.size() / elementSize;
   const std::vector<uint64_t> strides =
@@ -147,8 +154,8 @@ Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer, const std::ve
   if (!walked) return Fail("the OutputTensor view's offsets overflow 64 bits");
   if (!outOfBuffer.empty()) return Fail(outOfBuffer);
   if (mismatches != 0) {
-    return Fail(firstMismatch + " (" + std::to_string(mismatches) + " of " +
-                std::to_string(index) + " elements differ)");
+    return Fail(firstMismatch + " (" + std::to_string(mismatches) + " of " + std::to_string(index) +
+                " elements differ)");
   }
   for (uint64_t e = 0; e < bufferElements; ++e) {
     if (covered[e]) continue;
@@ -163,87 +170,65 @@ Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer, const std::ve
   return Pass();
 }
 
-Outcome Run(const Case& c, Backend& backend) {
-  const std::string unavailable = backend.Unavailable();
-  if (!unavailable.empty()) return {Verdict::Skip, unavailable};
+using BoundTensors = std::array<BoundTensor, kRoleCount>;
 
-  std::array<BoundTensor, kRoleCount> tensors;
-  for (int r = 0; r < kRoleCount; ++r) tensors[r].spec = c.tensors[r] ? &*c.tensors[r] : nullptr;
-  BoundTensor& input = tensors[static_cast<int>(Role::Input)];
-  BoundTensor& output = tensors[static_cast<int>(Role::Output)];
-  const bool inPlace = c.inPlace && input.spec && output.spec;
-
-  // Inputs hold the case's data; an input without data (in a case expecting an error) is an
-  // empty buffer.
+// Inputs hold the case's data (an input without data, in a case expecting an error, is an
+// empty buffer). The output gets its desc now and its buffer only after compiling.
+void BindTensors(const Case& c, bool inPlace, BoundTensors* tensors) {
   for (int r = 0; r < kRoleCount; ++r) {
-    BoundTensor& t = tensors[r];
+    BoundTensor& t = (*tensors)[r];
+    t.spec = c.tensors[r] ? &*c.tensors[r] : nullptr;
     if (!t.spec || static_cast<Role>(r) == Role::Output) continue;
     if (t.spec->data) t.initial = *t.spec->data;
     t.buffer = std::make_unique<GuardedBuffer>(t.initial);
     t.desc = DescOf(*t.spec, t.initial.size());
   }
-  // The output's buffer: InputTensor's in place, else the fill, else the smallest buffer
-  // the view fits in.
-  uint64_t outputBytes = 0;
-  if (output.spec) {
-    if (inPlace) {
-      outputBytes = input.initial.size();
-    } else if (output.spec->data) {
-      outputBytes = output.spec->data->size();
-    } else {
-      outputBytes = MinimumTensorSizeInBytes(DescOf(*output.spec, 0));
-    }
-    output.desc = DescOf(*output.spec, outputBytes);
+  BoundTensor& output = (*tensors)[static_cast<int>(Role::Output)];
+  if (!output.spec) return;
+  // InputTensor's buffer in place, else the fill, else the smallest buffer the view fits in.
+  uint64_t bytes;
+  if (inPlace) {
+    bytes = (*tensors)[static_cast<int>(Role::Input)].initial.size();
+  } else if (output.spec->data) {
+    bytes = output.spec->data->size();
+  } else {
+    bytes = MinimumTensorSizeInBytes(DescOf(*output.spec, 0));
   }
+  output.desc = DescOf(*output.spec, bytes);
+}
 
-  DescStorage storage;
-  const OperatorDesc opDesc = BuildOperatorDesc(c, tensors, &storage);
-  CompiledOperator compiled;
-  Status status = CompileOperator(opDesc, &compiled);
-  if (!status.ok()) {
-    if (c.expectError) return CheckErrorMessage(c, status);
-    return Fail("CompileOperator failed: " + Describe(status));
+// The output's own buffer, allocated only once the desc compiled: a desc the library rejects
+// may describe an absurd size.
+std::string AllocateOutput(BoundTensor* output) {
+  const uint64_t bytes = output->desc.TotalTensorSizeInBytes;
+  if (bytes > kMaxBufferBytes) {
+    return "OutputTensor needs " + std::to_string(bytes) +
+           " bytes, more than the runner allocates (" + std::to_string(kMaxBufferBytes) + ")";
   }
-  if (c.expectError) {
-    for (int r = 0; r < kRoleCount; ++r) {
-      const auto role = static_cast<Role>(r);
-      if (!tensors[r].spec && (role != Role::Updates || IsScatter(c.op))) {
-        return Fail(std::string("expected an error, but CompileOperator accepted a desc without ") +
-                    RoleName(role));
-      }
-    }
-  }
+  output->initial =
+      output->spec->data ? *output->spec->data : std::vector<uint8_t>(bytes, kSentinelByte);
+  output->buffer = std::make_unique<GuardedBuffer>(output->initial);
+  return {};
+}
 
-  // Allocated only now: a desc the library rejects may describe an absurd size.
-  if (!inPlace) {
-    if (outputBytes > kMaxBufferBytes) {
-      return Fail("OutputTensor needs " + std::to_string(outputBytes) +
-                  " bytes, more than the runner allocates (" + std::to_string(kMaxBufferBytes) + ")");
-    }
-    output.initial = output.spec->data ? *output.spec->data
-                                       : std::vector<uint8_t>(outputBytes, kSentinelByte);
-    output.buffer = std::make_unique<GuardedBuffer>(output.initial);
-  }
-  // The buffer the output lives in and what it held.
-  BoundTensor& target = inPlace ? input : output;
-
+TensorBindings Bind(const BoundTensors& tensors, const BoundTensor& target) {
   TensorBindings bindings;
-  BufferBinding* inputBindings[] = {&bindings.InputTensor, &bindings.IndicesTensor,
-                                    &bindings.UpdatesTensor};
+  BufferBinding* inputs[] = {&bindings.InputTensor, &bindings.IndicesTensor,
+                             &bindings.UpdatesTensor};
   for (int r = 0; r < 3; ++r) {
-    if (tensors[r].buffer) *inputBindings[r] = {tensors[r].buffer->data(), tensors[r].buffer->size()};
+    if (tensors[r].buffer) *inputs[r] = {tensors[r].buffer->data(), tensors[r].buffer->size()};
   }
   bindings.OutputTensor = {target.buffer->data(), target.buffer->size()};
+  return bindings;
+}
 
-  status = backend.Execute(compiled, bindings,
-                           c.unchecked ? IndexChecking::Unchecked : IndexChecking::Checked);
-
-  // Whatever the call returned, it must have stayed inside its buffers and left the inputs.
+// Whatever the call returned, it must have stayed inside its buffers and left the inputs
+// alone (all but target, the buffer the output lives in).
+std::string CheckIntegrity(const BoundTensors& tensors, const BoundTensor& target) {
   for (int r = 0; r < kRoleCount; ++r) {
-    const BoundTensor& t = tensors[r];
-    if (t.buffer && !t.buffer->GuardsIntact()) {
-      return Fail(std::string("wrote outside ") + RoleName(static_cast<Role>(r)) +
-                  " buffer (its guard bytes changed)");
+    if (tensors[r].buffer && !tensors[r].buffer->GuardsIntact()) {
+      return std::string("wrote outside ") + RoleName(static_cast<Role>(r)) +
+             " buffer (its guard bytes changed)";
     }
   }
   for (int r = 0; r < kRoleCount; ++r) {
@@ -251,9 +236,52 @@ Outcome Run(const Case& c, Backend& backend) {
     if (!t.buffer || &t == &target) continue;
     const std::string change = FirstChange(t.buffer->data(), t.initial, t.spec->ElementSize());
     if (!change.empty()) {
-      return Fail(std::string("changed ") + RoleName(static_cast<Role>(r)) + ", which it only reads: " + change);
+      return std::string("changed ") + RoleName(static_cast<Role>(r)) +
+             ", which it only reads: " + change;
     }
   }
+  return {};
+}
+
+Outcome Run(const Case& c, Backend& backend) {
+  const std::string unavailable = backend.Unavailable();
+  if (!unavailable.empty()) return {Verdict::Skip, unavailable};
+
+  BoundTensors tensors;
+  BoundTensor& input = tensors[static_cast<int>(Role::Input)];
+  BoundTensor& output = tensors[static_cast<int>(Role::Output)];
+  const bool inPlace = c.inPlace && c.tensor(Role::Input) && c.tensor(Role::Output);
+  BindTensors(c, inPlace, &tensors);
+
+  DescStorage storage;
+  CompiledOperator compiled;
+  Status status = CompileOperator(BuildOperatorDesc(c, tensors, &storage), &compiled);
+  if (!status.ok()) {
+    if (c.expectError) return CheckErrorMessage(c, status);
+    return Fail("CompileOperator failed: " + Describe(status));
+  }
+  // Past this point the library accepted the desc: it must describe something runnable.
+  for (int r = 0; r < kRoleCount && c.expectError; ++r) {
+    const auto role = static_cast<Role>(r);
+    if (!tensors[r].spec && (role != Role::Updates || IsScatter(c.op))) {
+      return Fail(std::string("expected an error, but CompileOperator accepted a desc without ") +
+                  RoleName(role));
+    }
+  }
+  if (!inPlace) {
+    const std::string problem = AllocateOutput(&output);
+    if (!problem.empty()) {
+      return Fail(c.expectError
+                      ? "expected an error, but CompileOperator accepted the desc; " + problem
+                      : problem);
+    }
+  }
+  const BoundTensor& target = inPlace ? input : output;
+
+  status = backend.Execute(compiled, Bind(tensors, target),
+                           c.unchecked ? IndexChecking::Unchecked : IndexChecking::Checked);
+  const std::string damage = CheckIntegrity(tensors, target);
+  if (!damage.empty()) return Fail(damage);
 
   if (!status.ok()) {
     if (!c.expectError) return Fail("execute failed: " + Describe(status));

@@ -3,7 +3,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-
 #include <nlohmann/json.hpp>
 
 namespace gs::cases {
@@ -11,7 +10,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr double kTwoPow53 = 9007199254740992.0;
+// The largest integer magnitude a JSON number may carry here (exact in every double).
+constexpr uint64_t kMaxJsonInteger = uint64_t{1} << 53;
 constexpr double kTwoPow64 = 18446744073709551616.0;
 
 // An exact integer of either sign; -0 is kept because "-0" means negative zero to a float.
@@ -63,23 +63,34 @@ bool ParseDecimal(const std::string& text, Integer* out) {
   return true;
 }
 
-// "0x" then 1..16 hex digits (leading zeros beyond that are fine).
+int HexDigit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// "0x" then hex digits; tooWide when the value needs more than 64 bits.
 bool ParseHex(const std::string& text, uint64_t* bits, bool* tooWide) {
   if (text.size() < 3 || text[0] != '0' || (text[1] != 'x' && text[1] != 'X')) return false;
   uint64_t value = 0;
   *tooWide = false;
   for (size_t pos = 2; pos < text.size(); ++pos) {
-    const char c = text[pos];
-    uint64_t digit;
-    if (c >= '0' && c <= '9') digit = static_cast<uint64_t>(c - '0');
-    else if (c >= 'a' && c <= 'f') digit = static_cast<uint64_t>(c - 'a' + 10);
-    else if (c >= 'A' && c <= 'F') digit = static_cast<uint64_t>(c - 'A' + 10);
-    else return false;
+    const int digit = HexDigit(text[pos]);
+    if (digit < 0) return false;
     if (value >> 60 != 0) *tooWide = true;
-    value = (value << 4) | digit;
+    value = (value << 4) | static_cast<uint64_t>(digit);
   }
   *bits = value;
   return true;
+}
+
+std::string BeyondTwoPow53(const json& value) {
+  return Show(value) + " is beyond 2^53: write it as a string";
+}
+
+std::string OutOfRange(const json& value, DataType type) {
+  return Show(value) + " is out of range for " + DataTypeName(type);
 }
 
 // A JSON number or decimal string as an exact integer. JSON numbers beyond 2^53 are refused:
@@ -87,21 +98,21 @@ bool ParseHex(const std::string& text, uint64_t* bits, bool* tooWide) {
 std::string ReadInteger(const json& value, Integer* out) {
   if (value.is_number_unsigned()) {
     const uint64_t v = value.get<uint64_t>();
-    if (v > (uint64_t{1} << 53)) return Show(value) + " is beyond 2^53: write it as a string";
+    if (v > kMaxJsonInteger) return BeyondTwoPow53(value);
     *out = {false, v};
     return {};
   }
   if (value.is_number_integer()) {
     const int64_t v = value.get<int64_t>();
     const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
-    if (magnitude > (uint64_t{1} << 53)) return Show(value) + " is beyond 2^53: write it as a string";
+    if (magnitude > kMaxJsonInteger) return BeyondTwoPow53(value);
     *out = {v < 0, magnitude};
     return {};
   }
   if (value.is_number_float()) {
     const double d = value.get<double>();
     if (!std::isfinite(d) || std::trunc(d) != d) return Show(value) + " is not an integer";
-    if (std::fabs(d) > kTwoPow53) return Show(value) + " is beyond 2^53: write it as a string";
+    if (std::fabs(d) > static_cast<double>(kMaxJsonInteger)) return BeyondTwoPow53(value);
     *out = {std::signbit(d), static_cast<uint64_t>(std::fabs(d))};
     return {};
   }
@@ -140,8 +151,7 @@ std::string EncodeFloat(double d, DataType type, const json& shown, uint8_t* out
       StoreLittleEndian(bits, 2, out);
       return {};
     }
-    default:
-      return "internal: not a float type";
+    default: return "internal: not a float type";
   }
 }
 
@@ -156,20 +166,12 @@ std::string EncodeInteger(const Integer& v, DataType type, const json& shown, ui
   }
   const uint32_t bitsWide = 8 * ElementSizeInBytes(type);
   const uint64_t unsignedMax = bitsWide == 64 ? ~uint64_t{0} : (uint64_t{1} << bitsWide) - 1;
-  uint64_t bits;
-  if (IsSigned(type)) {
-    const uint64_t positiveMax = unsignedMax >> 1;  // 2^(n-1) - 1
-    if (v.negative ? v.magnitude > positiveMax + 1 : v.magnitude > positiveMax) {
-      return Show(shown) + " is out of range for " + DataTypeName(type);
-    }
-    bits = (v.negative ? 0 - v.magnitude : v.magnitude) & unsignedMax;  // two's complement
-  } else {
-    if (v.negative && v.magnitude != 0) {
-      return Show(shown) + " is out of range for " + DataTypeName(type);
-    }
-    if (v.magnitude > unsignedMax) return Show(shown) + " is out of range for " + DataTypeName(type);
-    bits = v.magnitude;
-  }
+  // Signed types reach 2^(n-1) - 1 up and 2^(n-1) down; unsigned ones only -0 below zero.
+  const uint64_t maxMagnitude =
+      !IsSigned(type) ? (v.negative ? 0 : unsignedMax) : (unsignedMax >> 1) + (v.negative ? 1 : 0);
+  if (v.magnitude > maxMagnitude) return OutOfRange(shown, type);
+  const uint64_t bits =
+      (v.negative ? 0 - v.magnitude : v.magnitude) & unsignedMax;  // two's complement
   StoreLittleEndian(bits, bitsWide / 8, out);
   return {};
 }
@@ -179,8 +181,7 @@ uint64_t SpecialBits(DataType type, bool nan, bool negative) {
   switch (type) {
     case DataType::Float16: return nan ? 0x7e00 : (negative ? 0xfc00 : 0x7c00);
     case DataType::Float32: return nan ? 0x7fc00000 : (negative ? 0xff800000 : 0x7f800000);
-    default:
-      return nan ? 0x7ff8000000000000 : (negative ? 0xfff0000000000000 : 0x7ff0000000000000);
+    default: return nan ? 0x7ff8000000000000 : (negative ? 0xfff0000000000000 : 0x7ff0000000000000);
   }
 }
 
@@ -200,7 +201,7 @@ bool DoubleToHalfExact(double d, uint16_t* bits) {
   }
   if (magnitude > 65504.0) return false;
   int exponent;
-  std::frexp(magnitude, &exponent);  // magnitude = m * 2^exponent, m in [0.5, 1)
+  std::frexp(magnitude, &exponent);   // magnitude = m * 2^exponent, m in [0.5, 1)
   const int unbiased = exponent - 1;  // magnitude in [2^unbiased, 2^(unbiased+1))
   if (unbiased >= -14) {
     // Normal: 10 fraction bits. ldexp is exact here (no overflow or underflow of a double).
@@ -238,8 +239,9 @@ std::string EncodeValue(const json& value, DataType type, uint8_t* out) {
       return {};
     }
     if (!IsDecimalText(text)) {
-      return Show(value) + " is not a value: use a number, a decimal integer, \"nan\", "
-                           "\"inf\", \"-inf\" or \"0x\" hex bits";
+      return Show(value) +
+             " is not a value: use a number, a decimal integer, \"nan\", "
+             "\"inf\", \"-inf\" or \"0x\" hex bits";
     }
   } else if (value.is_number_float() && IsFloat(type)) {
     return EncodeFloat(value.get<double>(), type, value, out);
