@@ -65,14 +65,19 @@ Status WriteExpected(const TensorBindings& bindings) {
   return Status::Ok();
 }
 
+// Runs a case (the strided-output one unless given) on a fake backend that does body.
+Outcome RunOnFake(FakeBackend::Body body, const json& c = StridedOutputCase()) {
+  FakeBackend backend(std::move(body));
+  return RunCase(ParseCase(c), backend);
+}
+
 TEST(Runner, PassesACorrectBackend) {
-  FakeBackend backend(WriteExpected);
-  const Outcome outcome = RunCase(ParseCase(StridedOutputCase()), backend);
+  const Outcome outcome = RunOnFake(WriteExpected);
   EXPECT_EQ(outcome.verdict, Verdict::Pass) << outcome.reason;
 }
 
 TEST(Runner, BindsBuffersAsTheCaseDescribes) {
-  FakeBackend backend([](const TensorBindings& bindings) {
+  const Outcome outcome = RunOnFake([](const TensorBindings& bindings) {
     EXPECT_EQ(bindings.InputTensor.SizeInBytes, 12u);
     EXPECT_EQ(bindings.IndicesTensor.SizeInBytes, 8u);
     EXPECT_EQ(bindings.UpdatesTensor.Data, nullptr);
@@ -81,28 +86,26 @@ TEST(Runner, BindsBuffersAsTheCaseDescribes) {
     EXPECT_EQ(std::memcmp(bindings.OutputTensor.Data, fill, 12), 0);
     return WriteExpected(bindings);
   });
-  EXPECT_EQ(RunCase(ParseCase(StridedOutputCase()), backend).verdict, Verdict::Pass);
+  EXPECT_EQ(outcome.verdict, Verdict::Pass) << outcome.reason;
 }
 
 TEST(Runner, ReportsTheFirstMismatchWithBits) {
-  FakeBackend backend([](const TensorBindings& bindings) {
+  const Outcome outcome = RunOnFake([](const TensorBindings& bindings) {
     OutputFloats(bindings)[0] = 3;
     OutputFloats(bindings)[2] = -0.0f;
     return Status::Ok();
   });
-  const Outcome outcome = RunCase(ParseCase(StridedOutputCase()), backend);
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_EQ(outcome.reason,
             "OutputTensor element 1: expected 0x3f800000, got 0x80000000 (1 of 2 elements differ)");
 }
 
 TEST(Runner, WritesOutsideTheViewFail) {
-  FakeBackend backend([](const TensorBindings& bindings) {
+  const Outcome outcome = RunOnFake([](const TensorBindings& bindings) {
     WriteExpected(bindings);
     OutputFloats(bindings)[1] = 0;
     return Status::Ok();
   });
-  const Outcome outcome = RunCase(ParseCase(StridedOutputCase()), backend);
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_EQ(outcome.reason,
             "OutputTensor buffer element 1, outside the view, changed: was 0x41100000, now "
@@ -124,12 +127,11 @@ TEST(Runner, WritesPastEitherEndOfABufferFail) {
 }
 
 TEST(Runner, InputsAreReadOnly) {
-  FakeBackend backend([](const TensorBindings& bindings) {
+  const Outcome outcome = RunOnFake([](const TensorBindings& bindings) {
     WriteExpected(bindings);
     const_cast<uint8_t*>(static_cast<const uint8_t*>(bindings.IndicesTensor.Data))[4] = 1;
     return Status::Ok();
   });
-  const Outcome outcome = RunCase(ParseCase(StridedOutputCase()), backend);
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_EQ(outcome.reason,
             "changed IndicesTensor, which it only reads: buffer element 1 was 0x00000000, now "
@@ -139,21 +141,21 @@ TEST(Runner, InputsAreReadOnly) {
 TEST(Runner, OutputsWithoutFillStartAsSentinel) {
   json c = StridedOutputCase();
   c["tensors"]["OutputTensor"].erase("fill");
-  FakeBackend backend([](const TensorBindings& bindings) {
-    EXPECT_EQ(bindings.OutputTensor.SizeInBytes, 12u);  // the smallest buffer the view fits
-    OutputFloats(bindings)[0] = 3;
-    return Status::Ok();
-  });
-  const Outcome outcome = RunCase(ParseCase(c), backend);
+  const Outcome outcome = RunOnFake(
+      [](const TensorBindings& bindings) {
+        EXPECT_EQ(bindings.OutputTensor.SizeInBytes, 12u);  // the smallest buffer the view fits
+        OutputFloats(bindings)[0] = 3;
+        return Status::Ok();
+      },
+      c);
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_NE(outcome.reason.find("expected 0x3f800000, got 0xa5a5a5a5"), std::string::npos)
       << outcome.reason;
 }
 
 TEST(Runner, FailedExecutionOfASuccessCase) {
-  FakeBackend backend(
+  const Outcome outcome = RunOnFake(
       [](const TensorBindings&) { return Status(StatusCode::Unsupported, "no kernel\nfor this"); });
-  const Outcome outcome = RunCase(ParseCase(StridedOutputCase()), backend);
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_EQ(outcome.reason, "execute failed: UNSUPPORTED: no kernel\nfor this");
 }
@@ -187,11 +189,12 @@ TEST(Runner, ExpectedErrors) {
 }
 
 TEST(Runner, AFailingCallMustLeaveTheOutputAlone) {
-  FakeBackend backend([](const TensorBindings& bindings) {
-    OutputFloats(bindings)[0] = 3;
-    return Status(StatusCode::InvalidArgument, "IndicesTensor: bad");
-  });
-  const Outcome outcome = RunCase(ParseCase(ExpectErrorCase()), backend);
+  const Outcome outcome = RunOnFake(
+      [](const TensorBindings& bindings) {
+        OutputFloats(bindings)[0] = 3;
+        return Status(StatusCode::InvalidArgument, "IndicesTensor: bad");
+      },
+      ExpectErrorCase());
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_EQ(outcome.reason,
             "the failing call changed the output: buffer element 0 was 0x41100000, now "
@@ -252,12 +255,13 @@ TEST(Runner, InPlaceBindsTheInputBuffer) {
 }
 
 TEST(Runner, InPlaceChecksThePaddingOfTheInput) {
-  FakeBackend backend([](const TensorBindings& bindings) {
-    static_cast<int16_t*>(bindings.OutputTensor.Data)[2] = 5;
-    static_cast<int16_t*>(bindings.OutputTensor.Data)[1] = 0;
-    return Status::Ok();
-  });
-  const Outcome outcome = RunCase(ParseCase(InPlaceCase()), backend);
+  const Outcome outcome = RunOnFake(
+      [](const TensorBindings& bindings) {
+        static_cast<int16_t*>(bindings.OutputTensor.Data)[2] = 5;
+        static_cast<int16_t*>(bindings.OutputTensor.Data)[1] = 0;
+        return Status::Ok();
+      },
+      InPlaceCase());
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
   EXPECT_EQ(outcome.reason,
             "OutputTensor buffer element 1, outside the view, changed: was 0x0007, now 0x0000");
