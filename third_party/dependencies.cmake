@@ -14,8 +14,8 @@ if(NOT TARGET xtl)
   endif()
 endif()
 
-if(GS_BUILD_TOOLS OR GS_BUILD_TESTS)
-  find_package(nlohmann_json 3.10 REQUIRED)         # nlohmann-json3-dev: case files
+if(GS_BUILD_TOOLS OR GS_BUILD_TESTS OR GS_BUILD_PERF)
+  find_package(nlohmann_json 3.10 REQUIRED)         # nlohmann-json3-dev: case files, perf suite
 endif()
 if(GS_BUILD_TESTS)
   find_package(GTest REQUIRED)                      # libgtest-dev, libgmock-dev (GTest::gmock)
