@@ -63,14 +63,20 @@ void ExecuteSharedFromManyThreads(const RandomCase& base, int iterations) {
   for (const auto& p : problems) ADD_FAILURE() << p;
 }
 
-TEST(Concurrency, OneCompiledOperatorFromEightThreads) {
-  // Every operator on small and medium cases, then scatters with reductions on large ones.
+// One compiled operator, 8 threads executing it at once, each on its own buffers and data.
+TEST(Concurrency, SharedOperatorEveryOperator) {
   for (uint64_t seed = 0; seed < 12; ++seed) {
     ExecuteSharedFromManyThreads(GenerateCase(CaseKind::Basic, seed * 7), 40);
   }
+}
+
+TEST(Concurrency, SharedOperatorScatterReductions) {
   for (uint64_t seed = 0; seed < 4; ++seed) {
     ExecuteSharedFromManyThreads(GenerateCase(CaseKind::Reduction, seed), 40);
   }
+}
+
+TEST(Concurrency, SharedOperatorLarge) {
   for (uint64_t seed : {4, 5}) {  // a scatter and a gather of 100k+ elements
     ExecuteSharedFromManyThreads(GenerateCase(CaseKind::Large, seed), 6);
   }

@@ -24,7 +24,7 @@ uint64_t Scale() {
 constexpr int kMaxReportedFailures = 8;
 
 // Runs `count` seeds of one kind; each case on its suggested thread count, or on every
-// configuration when `all_threads` (1, 2, the default, and a caller's 2-thread arena).
+// configuration when `all_threads` (1, 2, the default, and 3 tasks in a caller's 2-thread arena).
 void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
   count *= Scale();
   tbb::task_arena arena(2);
@@ -39,7 +39,7 @@ void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
     std::string problem = CompileCase(c, &compiled);
     if (problem.empty()) {
       std::vector<EngineOptions> runs = {{c.thread_count, nullptr}};
-      if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {2, &arena}};
+      if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {3, &arena}};
       for (const EngineOptions& options : runs) {
         problem = CheckEngine(c, expected, compiled, options);
         if (!problem.empty()) break;
