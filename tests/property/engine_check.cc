@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <iomanip>
+#include <memory>
 #include <sstream>
 
 #if defined(__x86_64__) || defined(__i386__)

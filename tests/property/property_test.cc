@@ -7,6 +7,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include <cstdlib>
+#include <iostream>
 #include <set>
 #include <string>
 
