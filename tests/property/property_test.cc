@@ -56,12 +56,12 @@ void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
 
 // Seeds walk operator x element type x index type (264 combinations; 88 for the scatters) in
 // their low digits. About 15 s in all on 2 cores in a Release build.
-TEST(Property, Basic) { Sweep(CaseKind::Basic, 264 * 32); }
-TEST(Property, ReductionsWithCollisions) { Sweep(CaseKind::Reduction, 88 * 48); }
+TEST(Property, Basic) { Sweep(CaseKind::Basic, 264 * 64); }
+TEST(Property, ReductionsWithCollisions) { Sweep(CaseKind::Reduction, 88 * 96); }
 TEST(Property, CheckedBadIndicesFailCleanly) { Sweep(CaseKind::CheckedBad, 264 * 12); }
 TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
-TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 120, true); }
+TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 200, true); }
 
 TEST(Property, Repro) {
   const char* repro = std::getenv("GS_PROPERTY_REPRO");
