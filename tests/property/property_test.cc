@@ -63,10 +63,11 @@ TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
 TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 200, true); }
 
+// Reruns one case, GS_PROPERTY_REPRO=kind:seed, on every thread count (without it, a large
+// reduction case, so the test always checks something).
 TEST(Property, Repro) {
   const char* repro = std::getenv("GS_PROPERTY_REPRO");
-  if (!repro) GTEST_SKIP() << "set GS_PROPERTY_REPRO=kind:seed to rerun one case";
-  const std::string text = repro;
+  const std::string text = repro != nullptr ? repro : std::string(CaseKindName(CaseKind::Large)) + ":4";
   const size_t colon = text.find(':');
   CaseKind kind;
   ASSERT_TRUE(colon != std::string::npos && ParseCaseKind(text.substr(0, colon), &kind)) << text;
