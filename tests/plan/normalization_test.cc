@@ -104,14 +104,11 @@ TEST(Normalization, GatherNd1BatchDimsKeepTheirOwnStrides) {
 
 TEST(Normalization, ScatterNdTuplesKeepComponentStrides) {
   Tensor input(DataType::Float64, {4, 5, 6});
-  Tensor indices(DataType::UInt64, {3, 2});
+  Tensor indices(DataType::UInt64, {1, 3, 2});
   Tensor updates(DataType::Float64, {1, 3, 6});
   Tensor output(DataType::Float64, {4, 5, 6});
   ScatterNdOperatorDesc d{&input.desc, &indices.desc, &updates.desc, &output.desc, 3, 2,
                           Reduction::Add};
-  // Indices must have the same DimensionCount: use {1,3,2}.
-  Tensor indices3(DataType::UInt64, {1, 3, 2});
-  d.IndicesTensor = &indices3.desc;
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::ScatterNd, &d, &op).ok());
   const auto& p = PlanOf(op);
