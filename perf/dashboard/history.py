@@ -1,0 +1,97 @@
+"""The perf history: Google Benchmark JSON runs in perf/results/runs/, and their names.
+
+Run files:  <YYYY-MM-DDTHHMMSSZ>-<host>-<gs-bench|peers>.json
+gs-bench:   <case name>[/<variant>]/<backend>/<checked|unchecked>/threads:<n>
+peers:      <case name>[/<variant>]/<peer>/threads:<n>
+Both carry the counters bytes_per_second, GB_per_s and copy_ratio.
+"""
+
+import datetime
+import json
+import os
+import re
+import statistics
+
+RUN_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{6}Z)-(.+)-(gs-bench|peers)\.json$")
+MODES = ("checked", "unchecked")
+
+
+class HistoryError(Exception):
+    """A run file that cannot be read as a gs-bench or peers run."""
+
+
+def run_file_name(when, host, kind):
+    """The history's name for a run taken at `when` (a UTC datetime) on `host`."""
+    return "%s-%s-%s.json" % (when.strftime("%Y-%m-%dT%H%M%SZ"), host, kind)
+
+
+def parse_name(name, kind):
+    """Splits a benchmark name into (case key, backend or peer, mode or None, threads)."""
+    parts = name.split("/")
+    if len(parts) < 3 or not parts[-1].startswith("threads:"):
+        raise HistoryError("benchmark name %r does not end in /threads:<n>" % name)
+    try:
+        threads = int(parts[-1][len("threads:"):])
+    except ValueError:
+        raise HistoryError("benchmark name %r: threads is not a number" % name) from None
+    if kind == "peers":
+        return "/".join(parts[:-2]), parts[-2], None, threads
+    if len(parts) < 4 or parts[-2] not in MODES:
+        raise HistoryError("benchmark name %r: expected .../<backend>/<checked|unchecked>/threads:<n>"
+                           % name)
+    return "/".join(parts[:-3]), parts[-3], parts[-2], threads
+
+
+def iteration_rows(doc):
+    """The per-repetition rows of a Google Benchmark JSON document (aggregates and errors left out)."""
+    return [b for b in doc.get("benchmarks", [])
+            if b.get("run_type", "iteration") == "iteration" and not b.get("error_occurred")]
+
+
+class Run:
+    """One run file: when, where, what kind, its context and one median row per benchmark."""
+
+    def __init__(self, path):
+        match = RUN_FILE.match(os.path.basename(path))
+        if not match:
+            raise HistoryError("%s: not named <YYYY-MM-DDTHHMMSSZ>-<host>-<gs-bench|peers>.json" % path)
+        self.path = path
+        self.when = datetime.datetime.strptime(match.group(1), "%Y-%m-%dT%H%M%SZ")
+        self.host = match.group(2)
+        self.kind = match.group(3)
+        try:
+            with open(path) as f:
+                doc = json.load(f)
+        except (OSError, ValueError) as e:
+            raise HistoryError("%s: %s" % (path, e)) from None
+        self.context = doc.get("context", {})
+        # Repetitions of one benchmark: keep the median of each counter.
+        grouped = {}
+        for row in iteration_rows(doc):
+            grouped.setdefault(row.get("run_name", row["name"]), []).append(row)
+        self.results = {}
+        for name, rows in grouped.items():
+            case, backend, mode, threads = parse_name(name, self.kind)
+            result = {"case": case, "backend": backend, "mode": mode, "threads": threads,
+                      "repetitions": len(rows)}
+            for counter in ("bytes_per_second", "GB_per_s", "copy_ratio"):
+                values = [r[counter] for r in rows if counter in r]
+                if values:
+                    result[counter] = statistics.median(values)
+            if "GB_per_s" not in result and "bytes_per_second" in result:
+                result["GB_per_s"] = result["bytes_per_second"] / 1e9
+            self.results[name] = result
+
+    @property
+    def label(self):
+        return "%s %s" % (self.when.strftime("%Y-%m-%d %H:%M"), self.host)
+
+
+def load_history(directory):
+    """Every run file in `directory`, oldest first. Other files (a README) are ignored."""
+    runs = []
+    for entry in sorted(os.listdir(directory)):
+        if entry.endswith(".json"):
+            runs.append(Run(os.path.join(directory, entry)))
+    runs.sort(key=lambda r: (r.when, r.host, r.kind))
+    return runs
