@@ -69,8 +69,9 @@ def normalised(doc):
     return {"context": doc.get("context", {}), "benchmarks": rows}
 
 
-def gate(baseline, contender, alpha, tolerance, report, out=sys.stdout):
+def gate(baseline, contender, alpha, tolerance, report, out=None):
     """Prints compare.py's report and the verdicts; returns the regressed benchmark names."""
+    out = out or sys.stdout
     old, new = normalised(baseline), normalised(contender)
     diff = report.get_difference_report(old, new, utest=True)
     diff = [d for d in diff if d["name"] != "OVERALL_GEOMEAN"]

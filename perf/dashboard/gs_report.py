@@ -1,0 +1,268 @@
+#!/usr/bin/python3
+"""gs-report: a static HTML page of the perf history (perf/results/runs/).
+
+  gs_report.py --runs perf/results/runs --out build/release/perf/report
+
+Writes OUT/index.html, one file: every plot is a PNG inlined as a data: URL, no script, no
+network at view time. Sections: each benchmark's throughput and ratio to copy across runs,
+CPU against D3D12, the library against its peers (numpy, torch, onnxruntime) and thread
+scaling. The page's <body data-plots="N"> says how many plots it holds.
+"""
+
+import argparse
+import base64
+import datetime
+import html
+import io
+import os
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only, no display
+import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import history  # noqa: E402
+
+PEERS = ("torch", "numpy", "onnxruntime")
+
+
+class Page:
+    """The HTML being built and the plots in it."""
+
+    def __init__(self):
+        self.parts = []
+        self.plots = 0
+
+    def add(self, markup):
+        self.parts.append(markup)
+
+    def text(self, tag, words, cls=None):
+        attr = ' class="%s"' % cls if cls else ""
+        self.add("<%s%s>%s</%s>" % (tag, attr, html.escape(words), tag))
+
+    def figure(self, fig, caption):
+        buffer = io.BytesIO()
+        fig.savefig(buffer, format="png", dpi=80, bbox_inches="tight")
+        plt.close(fig)
+        self.plots += 1
+        data = base64.b64encode(buffer.getvalue()).decode("ascii")
+        self.add('<figure><img class="plot" alt="%s" src="data:image/png;base64,%s">'
+                 "<figcaption>%s</figcaption></figure>"
+                 % (html.escape(caption, quote=True), data, html.escape(caption)))
+
+
+def case_keys(runs):
+    """Every case[/variant] in the runs, in the order first seen."""
+    keys = []
+    for run in runs:
+        for result in run.results.values():
+            if result["case"] not in keys:
+                keys.append(result["case"])
+    return keys
+
+
+def series_label(result):
+    return "%s %s %dT" % (result["backend"], result["mode"], result["threads"])
+
+
+def history_section(page, bench_runs):
+    page.text("h2", "Throughput and ratio to copy across runs")
+    page.text("p", "One figure per case: GB/s (1e9 bytes of the suite's effective bytes per "
+                   "second) and copy_ratio (gs's bytes/s over a plain copy's, measured in the "
+                   "same run: 1.0 is memcpy speed; it moves less with the machine than GB/s "
+                   "does), one line per backend, checking mode and thread count.")
+    labels = [run.when.strftime("%m-%d %H:%M") + "\n" + run.host for run in bench_runs]
+    for key in case_keys(bench_runs):
+        series = {}
+        for i, run in enumerate(bench_runs):
+            for result in run.results.values():
+                if result["case"] == key:
+                    series.setdefault(series_label(result), []).append((i, result))
+        fig, axes = plt.subplots(1, 2, figsize=(11, 3.2))
+        for counter, ax, title in (("GB_per_s", axes[0], "GB/s"),
+                                   ("copy_ratio", axes[1], "ratio to copy")):
+            for label in sorted(series):
+                points = [(i, r[counter]) for i, r in series[label] if counter in r]
+                if points:
+                    ax.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                            markersize=3, label=label)
+            ax.set_title(title, fontsize=9)
+            ax.set_ylim(bottom=0)
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
+            ax.set_xticks([t for t in ax.get_xticks() if 0 <= t < len(labels)])
+            ax.set_xticklabels([labels[int(t)] for t in ax.get_xticks()], fontsize=6)
+            ax.tick_params(axis="y", labelsize=7)
+            ax.grid(alpha=0.3)
+        axes[1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        fig.suptitle(key, fontsize=10)
+        page.figure(fig, "%s: GB/s and ratio to copy, %d run(s)" % (key, len(bench_runs)))
+
+
+def grouped_bars(ax, groups, bars, values, ylabel):
+    """Bars for each group (x) and bar name; values[(group, bar)], missing ones left out."""
+    width = 0.8 / max(len(bars), 1)
+    for j, bar in enumerate(bars):
+        xs = [i + (j - (len(bars) - 1) / 2) * width for i, g in enumerate(groups) if (g, bar) in values]
+        ys = [values[(g, bar)] for g in groups if (g, bar) in values]
+        if xs:
+            ax.bar(xs, ys, width, label=bar)
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(groups, rotation=35, ha="right", fontsize=6)
+    ax.set_ylabel(ylabel, fontsize=8)
+    ax.tick_params(axis="y", labelsize=7)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(fontsize=6)
+
+
+def describe(run):
+    return "%s (%s)" % (run.label, os.path.basename(run.path))
+
+
+def d3d12_section(page, bench_runs):
+    page.text("h2", "CPU against D3D12")
+    gpu_runs = [r for r in bench_runs if any(x["backend"] == "d3d12" for x in r.results.values())]
+    if not gpu_runs:
+        page.text("p", "No run in the history has D3D12 rows yet (gs-bench names them "
+                       ".../d3d12/<mode>/threads:0 once the D3D12 path is built), so there is "
+                       "nothing to compare.", cls="none")
+        return
+    run = gpu_runs[-1]
+    page.text("p", "Latest run with D3D12 rows: %s. CPU bars are the CPU backend at its largest "
+                   "thread count." % describe(run))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
+    for ax, mode in zip(axes, history.MODES):
+        values, best_threads = {}, {}
+        for x in run.results.values():
+            if x["mode"] != mode or "GB_per_s" not in x:
+                continue
+            if x["backend"] == "d3d12":
+                values[(x["case"], "d3d12")] = x["GB_per_s"]
+            elif x["backend"] == "cpu" and x["threads"] >= best_threads.get(x["case"], 0):
+                best_threads[x["case"]] = x["threads"]
+                values[(x["case"], "cpu")] = x["GB_per_s"]
+        groups = [k for k in case_keys([run]) if (k, "d3d12") in values or (k, "cpu") in values]
+        grouped_bars(ax, groups, ["cpu", "d3d12"], values, "GB/s")
+        ax.set_title(mode, fontsize=9)
+    page.figure(fig, "CPU against D3D12, GB/s, %s" % run.label)
+
+
+def peers_section(page, bench_runs, peer_runs):
+    page.text("h2", "The library against its peers")
+    if not peer_runs:
+        page.text("p", "No peer comparison run (<time>-<host>-peers.json) in the history yet.",
+                  cls="none")
+        return
+    peers = peer_runs[-1]
+    # The gs-bench run to set beside it: the latest from the same host, else the latest.
+    same_host = [r for r in bench_runs if r.host == peers.host]
+    bench = (same_host or bench_runs or [None])[-1]
+    page.text("p", "Peers: %s. gs: %s. GB/s of the same suite cases and bytes; gs on the CPU "
+                   "backend, checked and unchecked." % (describe(peers),
+                                                        describe(bench) if bench else "no run"))
+    threads = sorted({x["threads"] for x in peers.results.values()})
+    fig, axes = plt.subplots(1, len(threads), figsize=(5.5 * len(threads), 3.8), squeeze=False)
+    for ax, n in zip(axes[0], threads):
+        values = {}
+        for x in peers.results.values():
+            if x["threads"] == n and "GB_per_s" in x:
+                values[(x["case"], x["backend"])] = x["GB_per_s"]
+        groups = [k for k in case_keys([peers]) if any((k, p) in values for p in PEERS)]
+        if bench:
+            for x in bench.results.values():
+                if x["backend"] == "cpu" and x["threads"] == n and x["case"] in groups:
+                    values[(x["case"], "gs " + x["mode"])] = x["GB_per_s"]
+        present = sorted({b for _, b in values})
+        bars = [b for b in ("gs checked", "gs unchecked") + PEERS if b in present]
+        bars += [b for b in present if b not in bars]
+        grouped_bars(ax, groups, bars, values, "GB/s")
+        ax.set_title("threads: %d" % n, fontsize=9)
+    page.figure(fig, "gs against its peers, GB/s, %s" % peers.label)
+
+
+def scaling_section(page, bench_runs):
+    page.text("h2", "Thread scaling")
+    run = bench_runs[-1]
+    page.text("p", "Latest run: %s. GB/s at each thread count over GB/s on one thread, CPU "
+                   "backend (1.0: no gain from more threads)." % describe(run))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
+    for ax, mode in zip(axes, history.MODES):
+        one = {x["case"]: x["GB_per_s"] for x in run.results.values()
+               if x["backend"] == "cpu" and x["mode"] == mode and x["threads"] == 1}
+        values = {}
+        for x in run.results.values():
+            if x["backend"] == "cpu" and x["mode"] == mode and x["case"] in one and one[x["case"]]:
+                values[(x["case"], "%d threads" % x["threads"])] = x["GB_per_s"] / one[x["case"]]
+        counts = sorted({x["threads"] for x in run.results.values() if x["backend"] == "cpu"})
+        grouped_bars(ax, [k for k in case_keys([run]) if k in one],
+                     ["%d threads" % n for n in counts], values, "speed-up over 1 thread")
+        ax.axhline(1.0, color="black", linewidth=0.6)
+        ax.set_title(mode, fontsize=9)
+    page.figure(fig, "thread scaling, %s" % run.label)
+
+
+STYLE = """
+body { font-family: sans-serif; margin: 1.5em; max-width: 1200px; color: #222; }
+table { border-collapse: collapse; font-size: 0.85em; }
+td, th { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; }
+figure { margin: 1em 0; }
+img.plot { max-width: 100%; }
+figcaption { font-size: 0.8em; color: #555; }
+p.none { font-style: italic; }
+"""
+
+
+def build_page(runs, generated):
+    bench_runs = [r for r in runs if r.kind == "gs-bench"]
+    peer_runs = [r for r in runs if r.kind == "peers"]
+    page = Page()
+    page.text("h1", "gs performance history")
+    page.text("p", "Generated %s from %d run(s): %d gs-bench, %d peers. Source: "
+                   "perf/results/runs/ (Google Benchmark JSON); gate and format: perf/README.md."
+              % (generated, len(runs), len(bench_runs), len(peer_runs)))
+    page.add("<table><tr><th>run</th><th>host</th><th>kind</th><th>machine</th>"
+             "<th>mode</th><th>benchmarks</th></tr>")
+    for run in reversed(runs):
+        machine = run.context.get("cpu_model") or run.context.get("host_name", "")
+        if run.context.get("num_cpus"):
+            machine += ", %s CPUs" % run.context["num_cpus"]
+        page.add("<tr>" + "".join("<td>%s</td>" % html.escape(str(v)) for v in (
+            run.when.strftime("%Y-%m-%d %H:%M:%S"), run.host, run.kind, machine,
+            run.context.get("gs_bench_mode", ""), len(run.results))) + "</tr>")
+    page.add("</table>")
+    if bench_runs:
+        history_section(page, bench_runs)
+        d3d12_section(page, bench_runs)
+        peers_section(page, bench_runs, peer_runs)
+        scaling_section(page, bench_runs)
+    else:
+        page.text("p", "No gs-bench run in the history yet.", cls="none")
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<link rel="icon" href="data:,"><title>gs performance history</title>'
+            "<style>%s</style></head>\n<body data-plots=\"%d\">\n%s\n</body></html>\n"
+            % (STYLE, page.plots, "\n".join(page.parts)))
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", required=True, help="the history: a folder of run files")
+    parser.add_argument("--out", required=True, help="folder for index.html")
+    args = parser.parse_args(argv)
+    try:
+        runs = history.load_history(args.runs)
+    except (OSError, history.HistoryError) as e:
+        print("gs-report: %s" % e, file=sys.stderr)
+        return 2
+    generated = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "index.html")
+    with open(path, "w") as f:
+        f.write(build_page(runs, generated))
+    print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
