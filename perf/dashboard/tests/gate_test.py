@@ -1,19 +1,22 @@
 #!/usr/bin/python3
 """The regression gate against real gs-bench runs (ctest: dashboard.gate_*).
 
-  gate_test.py baseline --gs-bench BIN --dir DIR   a baseline run into DIR/baseline.json
-  gate_test.py same     --gs-bench BIN --dir DIR   a second run of the same build: must pass
-  gate_test.py planted  --gs-bench BIN --dir DIR   a run with one kernel run twice per
-                                                   iteration: must fail on that kernel only
+  gate_test.py runs    --gs-bench BIN --dir DIR   DIR/baseline.json, same.json and planted.json
+  gate_test.py same    --dir DIR                  the gate on baseline vs same: must pass
+  gate_test.py planted --dir DIR                  the gate on baseline vs planted (one kernel run
+                                                  twice per iteration): must fail on it alone
 
-Two suite cases on one thread, 9 repetitions each (compare.py's recommended minimum): a few
-seconds a run. Both are bound by random reads rather than by streaming memory bandwidth, so they
-vary less with other processes' memory traffic, and both move over 100 MB a call, so the copy
-baseline that normalises them is timed over tens of milliseconds, not a blip.
+Two suite cases on one thread, 9 repetitions (compare.py's recommended minimum). The three
+runs are interleaved: each repetition is its own gs-bench process, round by round (baseline,
+same, planted), so a machine that gets busier or quieter during the test (other builds on a
+shared host) slows all three alike instead of one run as a whole; each process also times its
+own copy baseline, so that measurement's noise is spread over the repetitions too. The planted
+run is a real 2x slowdown of one kernel: gs-bench's hidden GS_BENCH_PLANT_SLOWDOWN.
 """
 
 import argparse
 import io
+import json
 import os
 import subprocess
 import sys
@@ -24,20 +27,44 @@ import gs_gate  # noqa: E402
 PLANTED_CASE = "gather_nd/f32/elements/q2/i64"
 CONTROL_CASE = "gather_elements/i8/axis1/i64"
 BENCHMARKS = ["%s/cpu/unchecked/threads:1" % c for c in (PLANTED_CASE, CONTROL_CASE)]
+REPETITIONS = 9
+RUNS = {"baseline": None, "same": None, "planted": PLANTED_CASE}  # run: case slowed down
 
 
 def run_gs_bench(gs_bench, out, plant=None):
+    """One repetition: a gs-bench process on the two benchmarks; returns its JSON."""
     env = dict(os.environ)
     env.pop("GS_BENCH_PLANT_SLOWDOWN", None)
     if plant:
         env["GS_BENCH_PLANT_SLOWDOWN"] = plant
-    # An explicit min time rather than --short: the copy baseline then takes the median of 7.
-    command = [gs_bench, "--benchmark_min_time=0.1", "--benchmark_repetitions=9",
+    command = [gs_bench, "--benchmark_min_time=0.1",
                "--benchmark_filter=^(%s)/" % "|".join(BENCHMARKS),
                "--benchmark_out=" + out, "--benchmark_out_format=json"]
-    print("gate_test: %s%s" % ("GS_BENCH_PLANT_SLOWDOWN=%s " % plant if plant else "",
-                               " ".join(command)), flush=True)
-    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, env=env, check=True, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL)
+    with open(out) as f:
+        return json.load(f)
+
+
+def interleaved_runs(gs_bench, directory):
+    """Writes DIR/<run>.json: REPETITIONS rows per benchmark, one per round."""
+    merged = {run: None for run in RUNS}
+    scratch = os.path.join(directory, "repetition.json")
+    for round_index in range(REPETITIONS):
+        for run, plant in RUNS.items():
+            doc = run_gs_bench(gs_bench, scratch, plant)
+            for row in doc["benchmarks"]:
+                row["repetition_index"] = round_index
+                row["repetitions"] = REPETITIONS
+            if merged[run] is None:
+                merged[run] = doc
+            else:
+                merged[run]["benchmarks"] += doc["benchmarks"]
+    os.remove(scratch)
+    for run, doc in merged.items():
+        with open(os.path.join(directory, run + ".json"), "w") as f:
+            json.dump(doc, f, indent=1)
+    print("gate_test: %d rounds of %s written to %s" % (REPETITIONS, ", ".join(RUNS), directory))
 
 
 def judge(baseline, contender):
@@ -54,19 +81,19 @@ def judge(baseline, contender):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("step", choices=["baseline", "same", "planted"])
-    parser.add_argument("--gs-bench", required=True)
+    parser.add_argument("step", choices=["runs", "same", "planted"])
+    parser.add_argument("--gs-bench")
     parser.add_argument("--dir", required=True)
     args = parser.parse_args()
-    os.makedirs(args.dir, exist_ok=True)
-    baseline = os.path.join(args.dir, "baseline.json")
-    if args.step == "baseline":
-        run_gs_bench(args.gs_bench, baseline)
+    if args.step == "runs":
+        if not args.gs_bench:
+            parser.error("runs needs --gs-bench")
+        os.makedirs(args.dir, exist_ok=True)
+        interleaved_runs(args.gs_bench, args.dir)
         return 0
 
-    contender = os.path.join(args.dir, args.step + ".json")
-    run_gs_bench(args.gs_bench, contender, PLANTED_CASE if args.step == "planted" else None)
-    status, report = judge(baseline, contender)
+    status, report = judge(os.path.join(args.dir, "baseline.json"),
+                           os.path.join(args.dir, args.step + ".json"))
     verdicts = {line.split()[1].rstrip(":"): line.split()[0] for line in report.splitlines()
                 if line.split() and line.split()[0] in ("ok", "REGRESSION", "improvement")}
     failures = []
