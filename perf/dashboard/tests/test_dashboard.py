@@ -1,0 +1,222 @@
+"""Unit tests of the dashboard's scripts (ctest: dashboard.unit): history parsing, the gate's
+decisions with compare.py's real U test on made-up repetitions, and the report's sections."""
+
+import contextlib
+import io
+import json
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+import gs_gate  # noqa: E402
+import gs_report  # noqa: E402
+import history  # noqa: E402
+
+FIXTURES = os.path.join(HERE, "fixtures", "runs")
+
+
+class NamesTest(unittest.TestCase):
+    def test_gs_bench_names(self):
+        self.assertEqual(history.parse_name("gather_nd/f32/rows256/q1/i64/cpu/checked/threads:2", "gs-bench"),
+                         ("gather_nd/f32/rows256/q1/i64", "cpu", "checked", 2))
+        self.assertEqual(history.parse_name("scatter_nd/f32/rows256/q1/i64/inplace/d3d12/unchecked/threads:0",
+                                            "gs-bench"),
+                         ("scatter_nd/f32/rows256/q1/i64/inplace", "d3d12", "unchecked", 0))
+
+    def test_peer_names(self):
+        self.assertEqual(history.parse_name("gather/f32/embedding/axis0/i64/torch/threads:1", "peers"),
+                         ("gather/f32/embedding/axis0/i64", "torch", None, 1))
+
+    def test_bad_names(self):
+        for name in ("gather/cpu/checked", "gather/cpu/checked/threads:x", "gather/cpu/fast/threads:1"):
+            with self.assertRaises(history.HistoryError, msg=name):
+                history.parse_name(name, "gs-bench")
+
+    def test_run_file_names(self):
+        import datetime
+        when = datetime.datetime(2026, 11, 21, 9, 5, 7)
+        self.assertEqual(history.run_file_name(when, "ci-runner-1", "gs-bench"),
+                         "2026-11-21T090507Z-ci-runner-1-gs-bench.json")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "2026-11-21-host-gs-bench.json")
+            with open(path, "w") as f:
+                f.write("{}")
+            with self.assertRaisesRegex(history.HistoryError, "not named"):
+                history.load_history(d)
+
+
+class RunTest(unittest.TestCase):
+    def test_median_of_repetitions_without_aggregates(self):
+        path = os.path.join(FIXTURES, "2026-11-19T093000Z-fixture-a-gs-bench.json")
+        run = history.Run(path)
+        self.assertEqual((run.host, run.kind), ("fixture-a", "gs-bench"))
+        with open(path) as f:
+            rows = json.load(f)["benchmarks"]
+        name = "gather_nd/f32/rows256/q1/i64/cpu/checked/threads:1"
+        reps = [r for r in rows if r["name"] == name and r["run_type"] == "iteration"]
+        self.assertEqual(len(reps), 3)
+        self.assertEqual(run.results[name]["repetitions"], 3)
+        self.assertEqual(run.results[name]["GB_per_s"], statistics.median(r["GB_per_s"] for r in reps))
+        self.assertNotIn(name + "_median", run.results)
+
+    def test_history_is_in_time_order(self):
+        runs = history.load_history(FIXTURES)
+        self.assertEqual([r.when for r in runs], sorted(r.when for r in runs))
+        self.assertEqual([r.kind for r in runs].count("peers"), 1)
+
+
+def fake_run(ratios, gb_per_s=1.0):
+    """Google Benchmark JSON: for each name, one repetition row per copy_ratio value."""
+    rows = []
+    for name, values in ratios.items():
+        for i, ratio in enumerate(values):
+            rows.append({"name": name, "run_name": name, "run_type": "iteration",
+                         "repetitions": len(values), "repetition_index": i, "iterations": 3,
+                         "real_time": 1.0 / gb_per_s, "cpu_time": 1.0 / gb_per_s,
+                         "time_unit": "ms", "GB_per_s": gb_per_s, "copy_ratio": ratio})
+    return {"context": {}, "benchmarks": rows}
+
+
+SPREAD = [0.97, 1.02, 0.99, 1.04, 0.96, 1.01, 1.03, 0.98, 1.00]  # +-4 %, 9 repetitions
+A = "gather/f32/embedding/axis0/i64/cpu/checked/threads:1"
+B = "gather_nd/f32/rows256/q1/i64/cpu/unchecked/threads:2"
+
+
+class GateTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def gate(self, baseline, contender, *flags):
+        paths = []
+        for i, doc in enumerate((baseline, contender)):
+            paths.append(os.path.join(self.dir, "run%d.json" % i))
+            with open(paths[-1], "w") as f:
+                json.dump(doc, f)
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            status = gs_gate.main(paths + list(flags))
+        return status, out.getvalue() + err.getvalue()
+
+    def verdict(self, report, name):
+        match = re.search(r"^(\S+) +%s:" % re.escape(name), report, re.M)
+        return match.group(1) if match else None
+
+    def test_same_figures_in_another_order_pass(self):
+        base = fake_run({A: [0.4 * s for s in SPREAD], B: [0.2 * s for s in SPREAD]})
+        again = fake_run({A: [0.4 * s for s in reversed(SPREAD)], B: [0.2 * s for s in SPREAD[::2] + SPREAD[1::2]]})
+        status, report = self.gate(base, again)
+        self.assertEqual(status, 0, report)
+        self.assertEqual(self.verdict(report, A), "ok")
+        self.assertEqual(self.verdict(report, B), "ok")
+
+    def test_half_the_ratio_is_a_regression_of_that_benchmark_only(self):
+        base = fake_run({A: [0.4 * s for s in SPREAD], B: [0.2 * s for s in SPREAD]})
+        slow = fake_run({A: [0.2 * s for s in SPREAD], B: [0.2 * s for s in reversed(SPREAD)]})
+        status, report = self.gate(base, slow)
+        self.assertEqual(status, 1, report)
+        self.assertEqual(self.verdict(report, A), "REGRESSION")
+        self.assertEqual(self.verdict(report, B), "ok")
+        self.assertIn("+100.0% normalised time", report)
+
+    def test_a_slower_machine_with_the_same_ratios_is_no_regression(self):
+        # Half the GB/s (and twice the time) everywhere, but the copy was as much slower.
+        base = fake_run({A: [0.4 * s for s in SPREAD]}, gb_per_s=8.0)
+        slower_machine = fake_run({A: [0.4 * s for s in reversed(SPREAD)]}, gb_per_s=4.0)
+        self.assertEqual(self.gate(base, slower_machine)[0], 0)
+
+    def test_significant_but_within_tolerance_passes(self):
+        base = fake_run({A: [0.4 * s for s in SPREAD]})
+        slightly = fake_run({A: [0.4 / 1.15 * s for s in SPREAD]})  # 15 % slower
+        status, report = self.gate(base, slightly)
+        self.assertEqual(status, 0, report)
+        self.assertIn("+15.0% normalised time", report)
+        status, report = self.gate(base, slightly, "--tolerance", "0.1")
+        self.assertEqual(status, 1, report)
+
+    def test_a_big_but_noisy_change_is_not_significant(self):
+        base = fake_run({A: [0.4, 0.1, 0.4, 0.1, 0.4, 0.1, 0.4, 0.1, 0.4]})
+        other = fake_run({A: [0.1, 0.4, 0.1, 0.4, 0.1, 0.4, 0.1, 0.4, 0.1]})
+        status, report = self.gate(base, other)
+        self.assertEqual(status, 0, report)
+        self.assertEqual(self.verdict(report, A), "ok")
+
+    def test_too_few_repetitions_is_an_error(self):
+        base = fake_run({A: [0.4, 0.41, 0.39]})
+        status, report = self.gate(base, base)
+        self.assertEqual(status, 2)
+        self.assertIn("the U test needs at least 4", report)
+
+    def test_no_copy_ratio_in_common_is_an_error(self):
+        base = fake_run({A: [0.4 * s for s in SPREAD]})
+        for row in base["benchmarks"]:
+            del row["copy_ratio"]
+        status, report = self.gate(base, base)
+        self.assertEqual(status, 2)
+        self.assertIn("no benchmark with a copy_ratio in common", report)
+
+    def test_missing_and_new_benchmarks_are_listed(self):
+        base = fake_run({A: [0.4 * s for s in SPREAD], B: [0.2 * s for s in SPREAD]})
+        other = fake_run({A: [0.4 * s for s in SPREAD]})
+        status, report = self.gate(base, other)
+        self.assertEqual(status, 0, report)
+        self.assertIn("missing     %s: in the baseline only" % B, report)
+        status, report = self.gate(other, base)
+        self.assertIn("new         %s: not in the baseline" % B, report)
+
+    def test_compare_py_missing_is_an_error(self):
+        base = fake_run({A: [0.4 * s for s in SPREAD]})
+        status, report = self.gate(base, base, "--tools", self.dir)
+        self.assertEqual(status, 2)
+        self.assertIn("compare.py not found", report)
+
+
+class ReportTest(unittest.TestCase):
+    def page(self, names):
+        with tempfile.TemporaryDirectory() as d:
+            for name in names:
+                shutil.copy(os.path.join(FIXTURES, name), d)
+            return gs_report.build_page(history.load_history(d), "now")
+
+    @staticmethod
+    def plots(page):
+        count = int(re.search(r'data-plots="(\d+)"', page).group(1))
+        return count, page.count('<img class="plot"')
+
+    def test_every_section_with_d3d12_and_peers(self):
+        page = self.page(sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json")))
+        # 3 cases across runs, CPU against D3D12, peers, thread scaling.
+        self.assertEqual(self.plots(page), (6, 6))
+        for words in ("CPU against D3D12", "against its peers", "Thread scaling",
+                      "gather_nd/f32/rows256/q1/i64", "scatter_nd/f32/rows256/q1/i64/inplace"):
+            self.assertIn(words, page)
+        self.assertNotIn("No run in the history has D3D12 rows", page)
+
+    def test_no_d3d12_and_no_peers_say_so(self):
+        page = self.page(["2026-11-19T093000Z-fixture-a-gs-bench.json",
+                          "2026-11-20T093000Z-fixture-a-gs-bench.json"])
+        self.assertEqual(self.plots(page), (4, 4))
+        self.assertIn("No run in the history has D3D12 rows yet", page)
+        self.assertIn("No peer comparison run", page)
+
+    def test_empty_history(self):
+        page = self.page([])
+        self.assertEqual(self.plots(page), (0, 0))
+        self.assertIn("No gs-bench run in the history yet", page)
+
+    def test_page_needs_no_network(self):
+        page = self.page(sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json")))
+        self.assertIsNone(re.search(r'(src|href)="(https?:)?//', page))
+        self.assertNotIn("<script", page)
+
+
+if __name__ == "__main__":
+    unittest.main()
