@@ -88,9 +88,11 @@ class Browser:
 
     def open(self, url):
         targets = self.send("Target.getTargets", session=False)["targetInfos"]
-        page = next(t for t in targets if t["type"] == "page")
-        self.session = self.send("Target.attachToTarget",
-                                 {"targetId": page["targetId"], "flatten": True},
+        pages = [t["targetId"] for t in targets if t["type"] == "page"]
+        if not pages:  # the first tab may not exist yet: open one
+            pages = [self.send("Target.createTarget", {"url": "about:blank"},
+                               session=False)["targetId"]]
+        self.session = self.send("Target.attachToTarget", {"targetId": pages[0], "flatten": True},
                                  session=False)["sessionId"]
         for domain in ("Page", "Runtime", "Log"):
             self.send(domain + ".enable")
