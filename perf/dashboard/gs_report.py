@@ -21,7 +21,6 @@ import matplotlib
 
 matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import history  # noqa: E402
@@ -75,6 +74,11 @@ def history_section(page, bench_runs):
                    "same run: 1.0 is memcpy speed; it moves less with the machine than GB/s "
                    "does), one line per backend, checking mode and thread count.")
     labels = [run.when.strftime("%m-%d %H:%M") + "\n" + run.host for run in bench_runs]
+    # At most 8 labelled runs, the first and the last among them.
+    step = max(1, -(-(len(labels) - 1) // 7))
+    ticks = sorted(set(range(0, len(labels), step)) | {len(labels) - 1})
+    if len(ticks) > 2 and ticks[-1] - ticks[-2] < step / 2:
+        del ticks[-2]  # too close to the last run's label
     for key in case_keys(bench_runs):
         series = {}
         for i, run in enumerate(bench_runs):
@@ -91,9 +95,9 @@ def history_section(page, bench_runs):
                             markersize=3, label=label)
             ax.set_title(title, fontsize=9)
             ax.set_ylim(bottom=0)
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=8, integer=True))
-            ax.set_xticks([t for t in ax.get_xticks() if 0 <= t < len(labels)])
-            ax.set_xticklabels([labels[int(t)] for t in ax.get_xticks()], fontsize=6)
+            ax.set_xlim(-0.5, len(labels) - 0.5)
+            ax.set_xticks(ticks)
+            ax.set_xticklabels([labels[t] for t in ticks], fontsize=6)
             ax.tick_params(axis="y", labelsize=7)
             ax.grid(alpha=0.3)
         axes[1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
