@@ -31,6 +31,8 @@ class Browser:
 
     def __init__(self, chromium):
         self.profile = tempfile.TemporaryDirectory(prefix="gs-report-chromium-")
+        # Chromium's own log (a file, not a pipe nobody drains): shown if it dies.
+        self.log = tempfile.TemporaryFile()
         to_child_r, self.to_child = os.pipe()
         self.from_child, from_child_w = os.pipe()
 
@@ -40,14 +42,16 @@ class Browser:
             os.dup2(read_end, 3)
             os.dup2(write_end, 4)
 
+        # No /dev/shm in some containers and chroots: --disable-dev-shm-usage uses /tmp instead.
         command = [chromium, "--headless", "--remote-debugging-pipe", "--disable-gpu",
+                   "--disable-dev-shm-usage",
                    "--no-first-run", "--no-default-browser-check", "--hide-scrollbars",
                    "--user-data-dir=" + self.profile.name, "--window-size=1280,1000"]
         if os.geteuid() == 0:
             command.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
         self.process = subprocess.Popen(command + ["about:blank"], preexec_fn=wire_pipe,
                                         pass_fds=(3, 4, to_child_r, from_child_w),
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                        stdout=subprocess.DEVNULL, stderr=self.log)
         os.close(to_child_r)
         os.close(from_child_w)
         self.buffer = b""
@@ -60,7 +64,10 @@ class Browser:
         message = {"id": self.next_id, "method": method, "params": params or {}}
         if session and self.session:
             message["sessionId"] = self.session
-        os.write(self.to_child, json.dumps(message).encode() + b"\0")
+        try:
+            os.write(self.to_child, json.dumps(message).encode() + b"\0")
+        except BrokenPipeError:
+            raise RuntimeError("Chromium is gone: %s" % self.chromium_log()) from None
         reply = self.wait(lambda m: m.get("id") == self.next_id)
         if "error" in reply:
             raise RuntimeError("%s: %s" % (method, reply["error"]))
@@ -82,9 +89,12 @@ class Browser:
                 raise RuntimeError("Chromium did not answer within %d s" % TIMEOUT_S)
             chunk = os.read(self.from_child, 1 << 20)
             if not chunk:
-                raise RuntimeError("Chromium closed the pipe: %s"
-                                   % self.process.stderr.read().decode(errors="replace")[-2000:])
+                raise RuntimeError("Chromium closed the pipe: %s" % self.chromium_log())
             self.buffer += chunk
+
+    def chromium_log(self):
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-2000:]
 
     def open(self, url):
         targets = self.send("Target.getTargets", session=False)["targetInfos"]
@@ -130,7 +140,7 @@ class Browser:
         try:
             self.send("Browser.close", session=False)
         except RuntimeError:
-            pass
+            pass  # already gone
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
@@ -138,6 +148,7 @@ class Browser:
             self.process.wait()
         os.close(self.to_child)
         os.close(self.from_child)
+        self.log.close()
         self.profile.cleanup()
 
 
@@ -171,7 +182,10 @@ def main(argv=None):
     parser.add_argument("--expect-plots", type=int)
     parser.add_argument("--chromium", default="chromium")
     args = parser.parse_args(argv)
-    failures = check(args.page, args.screenshot, args.expect_plots, args.chromium)
+    try:
+        failures = check(args.page, args.screenshot, args.expect_plots, args.chromium)
+    except (OSError, RuntimeError) as e:  # no chromium, or it died or hung
+        failures = ["could not check the page in %s: %s" % (args.chromium, e)]
     for f in failures:
         print("check-report: FAIL: %s" % f)
     return 1 if failures else 0
