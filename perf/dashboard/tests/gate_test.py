@@ -15,6 +15,7 @@ run is a real 2x slowdown of one kernel: gs-bench's hidden GS_BENCH_PLANT_SLOWDO
 """
 
 import argparse
+import contextlib
 import io
 import json
 import os
@@ -70,11 +71,8 @@ def interleaved_runs(gs_bench, directory):
 def judge(baseline, contender):
     """Runs the gate as its command line does; returns (exit status, its report)."""
     out = io.StringIO()
-    old_stdout, sys.stdout = sys.stdout, out
-    try:
+    with contextlib.redirect_stdout(out):
         status = gs_gate.main([baseline, contender])
-    finally:
-        sys.stdout = old_stdout
     print(out.getvalue())
     return status, out.getvalue()
 
