@@ -1,0 +1,39 @@
+// Scatters, step 2: one thread per output element walks its list of updates in row-major
+// order. Reduction NONE takes the last update; the reductions fold every update into the
+// value the copy left there, one at a time, in row-major order (the spec's arithmetic).
+#include "common.hlsli"
+#include "reductions.hlsli"
+
+Element UpdateOf(uint t) {
+  UnitOffsets o = SeekUnit(t / K_BLOCK);
+  return updatesTensor[o.iter + t % K_BLOCK];
+}
+
+[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+  uint x = ThreadIndex(id);
+  if (x >= P_THREADS || BadIndexFound()) return;
+  uint head = listHeads[x];
+  if (head == GS_NO_BAD_INDEX) return;
+  if (P_REDUCTION == GS_REDUCTION_NONE) {
+    uint last = head;
+    for (uint t = listNext[head]; t != GS_NO_BAD_INDEX; t = listNext[t]) last = max(last, t);
+    outputTensor[x] = UpdateOf(last);
+    return;
+  }
+  // Selection in row-major order: the lists are short unless the indices repeat a lot.
+  Element acc = outputTensor[x];
+  uint done = 0;  // updates folded so far; the next one is the smallest number above 'after'
+  uint after = 0;
+  for (;;) {
+    uint next = GS_NO_BAD_INDEX;
+    for (uint t = head; t != GS_NO_BAD_INDEX; t = listNext[t]) {
+      if ((done == 0 || t > after) && t < next) next = t;
+    }
+    if (next == GS_NO_BAD_INDEX) break;
+    acc = Combine(acc, UpdateOf(next));
+    after = next;
+    done = 1;
+  }
+  outputTensor[x] = acc;
+}
