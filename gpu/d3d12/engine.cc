@@ -268,13 +268,17 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   }
   ComPtr<ID3D12Resource> statusBuffer =
       CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, 4, D3D12_RESOURCE_STATE_COPY_DEST, uav);
-  ComPtr<ID3D12Resource> heads, links;
+  ComPtr<ID3D12Resource> heads, links, order, sources;
   if (plan.isScatter) {
     heads = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listHeadElements * 4,
                          D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
     links = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listNextElements * 4,
                          D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
-    if (!heads || !links) return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
+    order = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listNextElements * 4,
+                         D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
+    sources = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listNextElements * 4,
+                           D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
+    if (!heads || !links || !order || !sources) return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
   }
   if (!upload || !readback || !statusBuffer) {
     return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
@@ -298,7 +302,7 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   std::memcpy(mapped + statusInitOffset, &none, 4);
   upload->Unmap(0, nullptr);
 
-  // Descriptors: t0 Input, t1 Indices, t2 Updates, u0 Output, u1 status, u2 heads, u3 links.
+  // Descriptors: t0 Input, t1 Indices, t2 Updates, u0 Output, u1 status, u2..u5 the lists.
   // Slots a plan does not use get a valid view of a buffer it has, in the declared format.
   ComPtr<ID3D12DescriptorHeap> heap;
   D3D12_DESCRIPTOR_HEAP_DESC heapDesc = {};
@@ -330,6 +334,8 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   WriteUav(device, statusGpu, next());
   WriteUav(device, heads ? View{heads.get(), DXGI_FORMAT_R32_UINT, 4, schedule.listHeadElements * 4} : statusGpu, next());
   WriteUav(device, links ? View{links.get(), DXGI_FORMAT_R32_UINT, 4, schedule.listNextElements * 4} : statusGpu, next());
+  WriteUav(device, order ? View{order.get(), DXGI_FORMAT_R32_UINT, 4, schedule.listNextElements * 4} : statusGpu, next());
+  WriteUav(device, sources ? View{sources.get(), DXGI_FORMAT_R32_UINT, 4, schedule.listNextElements * 4} : statusGpu, next());
 
   std::lock_guard<std::mutex> lock(s.queueMutex);
   ID3D12GraphicsCommandList* list = s.list.get();

@@ -14,7 +14,7 @@ namespace gs::d3d12 {
 inline constexpr UINT kRootConstants = 0;  // root CBV b0: plan and pass constants
 inline constexpr UINT kRootTable = 1;      // t0..t2 then u0..u3
 inline constexpr UINT kSrvCount = 3;       // Input, Indices, Updates
-inline constexpr UINT kUavCount = 4;       // Output, status, list heads, list links
+inline constexpr UINT kUavCount = 6;       // Output, status, list heads, links, order, sources
 inline constexpr UINT kDescriptorCount = kSrvCount + kUavCount;
 
 class Pipelines {

@@ -30,7 +30,7 @@
 #define GS_ELEMENT_FORMAT GS_FORMAT(r32ui)
 #endif
 
-// Root signature (gpu/d3d12/pipelines.cc): b0 root CBV, one table of t0..t2 then u0..u3.
+// Root signature (gpu/d3d12/pipelines.cc): b0 root CBV, one table of t0..t2 then u0..u5.
 cbuffer Constants : register(b0) {
   KernelConstants kernel;
   CopyConstants copy;
@@ -45,6 +45,8 @@ GS_ELEMENT_FORMAT RWBuffer<Element> outputTensor : register(u0);
 GS_FORMAT(r32ui) RWBuffer<uint> status : register(u1);     // first bad flat index position
 GS_FORMAT(r32ui) RWBuffer<uint> listHeads : register(u2);  // scatters: per output element
 GS_FORMAT(r32ui) RWBuffer<uint> listNext : register(u3);   // scatters: per update element
+GS_FORMAT(r32ui) RWBuffer<uint> listOrder : register(u4);  // scatters: next update in row-major order
+GS_FORMAT(r32ui) RWBuffer<uint> listSource : register(u5); // scatters: the update's element offset
 
 #define GS_THREADS_PER_GROUP 64
 

@@ -43,6 +43,9 @@ uint RoundF32(uint sign, int e, uint m) {
   return sign | (uint(e) << 23) | (m & 0x7fffffu);
 }
 
+// Normalisation shifts come from firstbithigh, not loops: lavapipe caps an invocation's loop
+// iterations (65535 in all), and a scatter folds thousands of values in one invocation.
+
 uint ShiftRightSticky(uint m, uint shift) {
   if (shift == 0) return m;
   if (shift >= 27) return m != 0 ? 1u : 0u;
@@ -81,10 +84,9 @@ uint F32Add(uint a, uint b) {
   } else {
     m = ma - mb;
     if (m == 0) return 0u;  // x + (-x) is +0 when rounding to nearest
-    while (m < (1u << 26) && e > 1) {
-      m <<= 1;
-      --e;
-    }
+    int shift = min(max(26 - int(firstbithigh(m)), 0), e - 1);
+    m <<= uint(shift);
+    e -= shift;
   }
   return RoundF32(sign, e, m);
 }
@@ -113,8 +115,11 @@ uint F32Multiply(uint a, uint b) {
   uint ma = (a & 0x7fffffu) | (ea != 0 ? 0x800000u : 0u);
   uint mb = (b & 0x7fffffu) | (eb != 0 ? 0x800000u : 0u);
   int expA = int(max(ea, 1u)), expB = int(max(eb, 1u));
-  while (ma < 0x800000u) { ma <<= 1; --expA; }
-  while (mb < 0x800000u) { mb <<= 1; --expB; }
+  uint shiftA = 23 - firstbithigh(ma), shiftB = 23 - firstbithigh(mb);  // subnormal inputs
+  ma <<= shiftA;
+  mb <<= shiftB;
+  expA -= int(shiftA);
+  expB -= int(shiftB);
   uint2 p = MulWide(ma, mb);  // in [2^46, 2^48)
   int e = expA + expB - 127;
   uint shift = 20;
@@ -138,9 +143,9 @@ uint HalfToFloat(uint h) {
   uint mantissa = h & 0x3ffu;
   if (exponent == 0) {
     if (mantissa == 0) return sign;
-    uint e = 113;  // 2^-14 with the implicit bit at 10
-    while (mantissa < 0x400u) { mantissa <<= 1; --e; }
-    return sign | (e << 23) | ((mantissa & 0x3ffu) << 13);
+    uint shift = 10 - firstbithigh(mantissa);  // to the implicit bit's place
+    mantissa <<= shift;
+    return sign | ((113 - shift) << 23) | ((mantissa & 0x3ffu) << 13);
   }
   if (exponent == 31) return sign | 0x7f800000u | (mantissa << 13);
   return sign | ((exponent + 112) << 23) | (mantissa << 13);
@@ -178,9 +183,14 @@ int SignExtend(uint v, uint bits) {
 }
 
 #if ELEMENT_BYTES == 8
+// 64-bit values as (low, high) words.
 uint2 Add64(uint2 a, uint2 b) {
   uint low = a.x + b.x;
   return uint2(low, a.y + b.y + (low < a.x ? 1u : 0u));
+}
+
+uint2 Sub64(uint2 a, uint2 b) {
+  return uint2(a.x - b.x, a.y - b.y - (a.x < b.x ? 1u : 0u));
 }
 
 bool Less64(uint2 a, uint2 b, bool isSigned) {
@@ -188,9 +198,144 @@ bool Less64(uint2 a, uint2 b, bool isSigned) {
   return a.x < b.x;
 }
 
+uint2 ShiftLeft64(uint2 v, uint n) {  // n < 64
+  if (n == 0) return v;
+  if (n >= 32) return uint2(0u, v.x << (n - 32));
+  return uint2(v.x << n, (v.y << n) | (v.x >> (32 - n)));
+}
+
+uint HighestBit64(uint2 v) {  // v != 0
+  return v.y != 0 ? 32 + firstbithigh(v.y) : firstbithigh(v.x);
+}
+
+// Right shift that keeps whether anything nonzero was shifted out in bit 0.
+uint2 ShiftRightSticky64(uint2 v, uint n) {
+  if (n == 0) return v;
+  if (n >= 60) return uint2((v.x | v.y) != 0 ? 1u : 0u, 0u);
+  uint sticky;
+  uint2 r;
+  if (n >= 32) {
+    uint k = n - 32;
+    sticky = (v.x != 0 || (k > 0 && (v.y << (32 - k)) != 0)) ? 1u : 0u;
+    r = uint2(v.y >> k, 0u);
+  } else {
+    sticky = (v.x << (32 - n)) != 0 ? 1u : 0u;
+    r = uint2((v.x >> n) | (v.y << (32 - n)), v.y >> n);
+  }
+  r.x |= sticky;
+  return r;
+}
+
+#define F64_CANONICAL_NAN uint2(0u, 0x7ff80000u)
+
+// Rounds a 56-bit significand (3 extra bits) with biased exponent e >= 1 to binary64 bits.
+uint2 RoundF64(uint sign, int e, uint2 m) {
+  uint rest = m.x & 7u;
+  m = uint2((m.x >> 3) | (m.y << 29), m.y >> 3);
+  if (rest > 4u || (rest == 4u && (m.x & 1u) != 0)) m = Add64(m, uint2(1u, 0u));
+  if (m.y == (1u << 21) && m.x == 0) {
+    m = uint2(0u, 1u << 20);
+    ++e;
+  }
+  if (e >= 2047) return uint2(0u, sign | 0x7ff00000u);
+  if (m.y < (1u << 20)) return uint2(m.x, sign | m.y);  // subnormal (e is 1)
+  return uint2(m.x, sign | (uint(e) << 20) | (m.y & 0xfffffu));
+}
+
+uint2 F64Add(uint2 a, uint2 b) {
+  if (IsNaN64(a) || IsNaN64(b)) return F64_CANONICAL_NAN;
+  uint ea = (a.y >> 20) & 0x7ffu, eb = (b.y >> 20) & 0x7ffu;
+  if (ea == 2047 || eb == 2047) {
+    if (ea == 2047 && eb == 2047 && ((a.y ^ b.y) & F32_SIGN) != 0) return F64_CANONICAL_NAN;
+    return ea == 2047 ? a : b;
+  }
+  uint2 magnitudeA = uint2(a.x, a.y & 0x7fffffffu), magnitudeB = uint2(b.x, b.y & 0x7fffffffu);
+  if ((magnitudeA.x | magnitudeA.y | magnitudeB.x | magnitudeB.y) == 0) return uint2(0u, a.y & b.y);
+  if (Less64(magnitudeA, magnitudeB, false)) {  // |a| >= |b| from here
+    uint2 swap = a;
+    a = b;
+    b = swap;
+    uint swapExponent = ea;
+    ea = eb;
+    eb = swapExponent;
+  }
+  uint sign = a.y & F32_SIGN;
+  uint2 ma = uint2(a.x, (a.y & 0xfffffu) | (ea != 0 ? 0x100000u : 0u));
+  uint2 mb = uint2(b.x, (b.y & 0xfffffu) | (eb != 0 ? 0x100000u : 0u));
+  int e = int(max(ea, 1u));
+  uint shift = max(ea, 1u) - max(eb, 1u);
+  ma = ShiftLeft64(ma, 3);
+  mb = ShiftRightSticky64(ShiftLeft64(mb, 3), shift);
+  uint2 m;
+  if (((a.y ^ b.y) & F32_SIGN) == 0) {
+    m = Add64(ma, mb);
+    if (m.y >= (1u << 24)) {
+      uint sticky = m.x & 1u;
+      m = uint2((m.x >> 1) | (m.y << 31) | sticky, m.y >> 1);
+      ++e;
+    }
+  } else {
+    m = Sub64(ma, mb);
+    if ((m.x | m.y) == 0) return uint2(0u, 0u);
+    int shift = min(max(55 - int(HighestBit64(m)), 0), e - 1);
+    m = ShiftLeft64(m, uint(shift));
+    e -= shift;
+  }
+  return RoundF64(sign, e, m);
+}
+
+uint AddWithCarry(uint a, uint b, inout uint carry) {
+  uint sum = a + b;
+  carry += sum < a ? 1u : 0u;
+  return sum;
+}
+
+uint2 F64Multiply(uint2 a, uint2 b) {
+  if (IsNaN64(a) || IsNaN64(b)) return F64_CANONICAL_NAN;
+  uint sign = (a.y ^ b.y) & F32_SIGN;
+  uint ea = (a.y >> 20) & 0x7ffu, eb = (b.y >> 20) & 0x7ffu;
+  bool zeroA = (a.x | (a.y & 0x7fffffffu)) == 0, zeroB = (b.x | (b.y & 0x7fffffffu)) == 0;
+  if (ea == 2047 || eb == 2047) {
+    if (zeroA || zeroB) return F64_CANONICAL_NAN;  // 0 x inf
+    return uint2(0u, sign | 0x7ff00000u);
+  }
+  if (zeroA || zeroB) return uint2(0u, sign);
+  uint2 ma = uint2(a.x, (a.y & 0xfffffu) | (ea != 0 ? 0x100000u : 0u));
+  uint2 mb = uint2(b.x, (b.y & 0xfffffu) | (eb != 0 ? 0x100000u : 0u));
+  int expA = int(max(ea, 1u)), expB = int(max(eb, 1u));
+  uint shiftA = 52 - HighestBit64(ma), shiftB = 52 - HighestBit64(mb);  // subnormal inputs
+  ma = ShiftLeft64(ma, shiftA);
+  mb = ShiftLeft64(mb, shiftB);
+  expA -= int(shiftA);
+  expB -= int(shiftB);
+  // 106-bit product in four words w0 (lowest) .. w3.
+  uint2 p00 = MulWide(ma.x, mb.x), p01 = MulWide(ma.x, mb.y), p10 = MulWide(ma.y, mb.x),
+        p11 = MulWide(ma.y, mb.y);
+  uint carry1 = 0, carry2 = 0;
+  uint w0 = p00.x;
+  uint w1 = AddWithCarry(AddWithCarry(p00.y, p01.x, carry1), p10.x, carry1);
+  uint w2 = AddWithCarry(AddWithCarry(AddWithCarry(p01.y, p10.y, carry2), p11.x, carry2), carry1, carry2);
+  uint w3 = p11.y + carry2;
+  int e = expA + expB - 1023;
+  uint r = 17;  // the product is in [2^104, 2^106): take bits from 49 (or 50) up
+  if (w3 >= (1u << 9)) {  // >= 2^105
+    r = 18;
+    ++e;
+  }
+  uint2 m = uint2((w1 >> r) | (w2 << (32 - r)), (w2 >> r) | (w3 << (32 - r)));
+  if (w0 != 0 || (w1 & ((1u << r) - 1u)) != 0) m.x |= 1u;
+  if (e <= 0) {
+    m = ShiftRightSticky64(m, uint(1 - e));
+    e = 1;
+  }
+  return RoundF64(sign, e, m);
+}
+
 Element Combine(Element acc, Element update) {
   uint reduction = P_REDUCTION;
-  if (P_KIND == GS_KIND_FLOAT) {  // ADD and MULTIPLY of FLOAT64 are not offered (host: Unsupported)
+  if (P_KIND == GS_KIND_FLOAT) {
+    if (reduction == GS_REDUCTION_ADD) return F64Add(acc, update);
+    if (reduction == GS_REDUCTION_MULTIPLY) return F64Multiply(acc, update);
     if (IsNaN64(acc)) return acc;
     if (IsNaN64(update)) return update;
     if (reduction == GS_REDUCTION_MIN) return FloatLess64(update, acc) ? update : acc;

@@ -1,4 +1,4 @@
-// Scatters, step 2: one thread per output element walks its list of updates in row-major
+// Scatters, last step: one thread per output element walks its list of updates in row-major
 // order. Reduction NONE takes the last update; the reductions fold every update into the
 // value the copy left there, one at a time, in row-major order (the spec's arithmetic).
 #include "common.hlsli"
@@ -21,19 +21,12 @@ void main(uint3 id : SV_DispatchThreadID) {
     outputTensor[x] = UpdateOf(last);
     return;
   }
-  // Selection in row-major order: the lists are short unless the indices repeat a lot.
+  // The first update in row-major order, then the order step's links.
+  uint first = head;
+  for (uint t = listNext[head]; t != GS_NO_BAD_INDEX; t = listNext[t]) first = min(first, t);
   Element acc = outputTensor[x];
-  uint done = 0;  // updates folded so far; the next one is the smallest number above 'after'
-  uint after = 0;
-  for (;;) {
-    uint next = GS_NO_BAD_INDEX;
-    for (uint t = head; t != GS_NO_BAD_INDEX; t = listNext[t]) {
-      if ((done == 0 || t > after) && t < next) next = t;
-    }
-    if (next == GS_NO_BAD_INDEX) break;
-    acc = Combine(acc, UpdateOf(next));
-    after = next;
-    done = 1;
+  for (uint u = first; u != GS_NO_BAD_INDEX; u = listOrder[u]) {
+    acc = Combine(acc, updatesTensor[listSource[u]]);
   }
   outputTensor[x] = acc;
 }

@@ -27,12 +27,6 @@ GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
 
 std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule) {
   *schedule = GpuSchedule();
-  if (plan.isScatter && plan.dataType == DataType::Float64 &&
-      (plan.reduction == Reduction::Add || plan.reduction == Reduction::Multiply)) {
-    return std::string("Reduction ") + ReductionName(plan.reduction) +
-           " on FLOAT64 is not implemented on the D3D12 path (no exact binary64 arithmetic in "
-           "the kernels yet)";
-  }
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
     const TensorView& view = plan.tensors[r];
     if (!view.present) continue;
@@ -66,6 +60,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   if (!options.inPlace) add(GpuKernel::Copy, plan.copy.unitCount * plan.copy.blockElements);
   add(GpuKernel::ClearLists, outputExtent);
   add(GpuKernel::ScatterLink, walked);
+  if (plan.reduction != Reduction::None) add(GpuKernel::ScatterOrder, walked);
   add(GpuKernel::ScatterCombine, outputExtent);
   schedule->listHeadElements = outputExtent;
   schedule->listNextElements = walked;

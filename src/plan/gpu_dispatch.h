@@ -11,8 +11,16 @@
 namespace gs::plan {
 
 // The kernels of gpu/hlsl, one file each.
-enum class GpuKernel : uint32_t { Validate, Gather, Copy, ClearLists, ScatterLink, ScatterCombine };
-inline constexpr uint32_t kGpuKernelCount = 6;
+enum class GpuKernel : uint32_t {
+  Validate,
+  Gather,
+  Copy,
+  ClearLists,
+  ScatterLink,
+  ScatterOrder,
+  ScatterCombine,
+};
+inline constexpr uint32_t kGpuKernelCount = 7;
 
 inline constexpr uint32_t kGpuThreadsPerGroup = 64;    // [numthreads] of every kernel
 inline constexpr uint32_t kGpuMaxGroupsPerDim = 65535;  // D3D12's dispatch limit per dimension
@@ -29,7 +37,7 @@ struct GpuPass {
 
 struct GpuSchedule {
   uint32_t passCount = 0;
-  GpuPass passes[5];
+  GpuPass passes[6];
   uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
   uint64_t listNextElements = 0;  // scatters: one link per Updates element
 };
