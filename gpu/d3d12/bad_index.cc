@@ -8,15 +8,10 @@ namespace gs::d3d12 {
 namespace {
 
 template <typename IndexT>
-std::string Describe(const plan::Plan& plan, uint64_t position, const uint8_t* indices) {
+std::string Describe(const plan::Plan& plan, uint64_t position, uint64_t valueBits) {
   const plan::IndexValidation& v = plan.validation;
-  uint64_t offset = 0, rest = position;
-  for (uint64_t d = v.rank; d-- > 0;) {
-    offset += (rest % v.sizes[d]) * v.strides[d];
-    rest /= v.sizes[d];
-  }
   IndexT value;
-  std::memcpy(&value, indices + offset * sizeof(IndexT), sizeof value);
+  std::memcpy(&value, &valueBits, sizeof value);  // little-endian: the low bytes
   const uint64_t bound = v.bounds[position % v.tupleSize];
   const std::string range = std::is_signed_v<IndexT>
                                 ? "[-" + std::to_string(bound) + ", " + std::to_string(bound) + ")"
@@ -34,13 +29,13 @@ std::string Describe(const plan::Plan& plan, uint64_t position, const uint8_t* i
 
 }  // namespace
 
-Status BadIndexStatus(const plan::Plan& plan, uint64_t position, const uint8_t* indices) {
+Status BadIndexStatus(const plan::Plan& plan, uint64_t position, uint64_t valueBits) {
   std::string message;
   switch (plan.indexType) {
-    case DataType::Int32: message = Describe<int32_t>(plan, position, indices); break;
-    case DataType::Int64: message = Describe<int64_t>(plan, position, indices); break;
-    case DataType::UInt32: message = Describe<uint32_t>(plan, position, indices); break;
-    default: message = Describe<uint64_t>(plan, position, indices); break;
+    case DataType::Int32: message = Describe<int32_t>(plan, position, valueBits); break;
+    case DataType::Int64: message = Describe<int64_t>(plan, position, valueBits); break;
+    case DataType::UInt32: message = Describe<uint32_t>(plan, position, valueBits); break;
+    default: message = Describe<uint64_t>(plan, position, valueBits); break;
   }
   return Status(StatusCode::InvalidArgument, message);
 }

@@ -1,5 +1,5 @@
-// Checked mode's error, word for word the CPU engine's (src/cpu/validate_indices.cc), for the
-// first bad flat position that the GPU's validation pass found.
+// Checked mode's error, word for word the CPU engine's (src/cpu/validate_indices.cc), from
+// what the GPU's validation reported: the first bad flat position and the index's bits.
 #pragma once
 
 #include <cstdint>
@@ -9,7 +9,7 @@
 
 namespace gs::d3d12 {
 
-// indices: the Indices tensor's bytes (host memory).
-Status BadIndexStatus(const plan::Plan& plan, uint64_t position, const uint8_t* indices);
+// valueBits: the index element's bytes, zero-extended (32-bit indices in the low half).
+Status BadIndexStatus(const plan::Plan& plan, uint64_t position, uint64_t valueBits);
 
 }  // namespace gs::d3d12

@@ -42,7 +42,7 @@ Buffer<Element> inputTensor : register(t0);
 Buffer<uint> indicesTensor : register(t1);  // R32 words; 64-bit indices take two
 Buffer<Element> updatesTensor : register(t2);
 GS_ELEMENT_FORMAT RWBuffer<Element> outputTensor : register(u0);
-GS_FORMAT(r32ui) RWBuffer<uint> status : register(u1);     // first bad flat index position
+GS_FORMAT(r32ui) RWBuffer<uint> status : register(u1);     // first bad flat position, its value
 GS_FORMAT(r32ui) RWBuffer<uint> listHeads : register(u2);  // scatters: per output element
 GS_FORMAT(r32ui) RWBuffer<uint> listNext : register(u3);   // scatters: per update element
 GS_FORMAT(r32ui) RWBuffer<uint> listOrder : register(u4);  // scatters: next update in row-major order

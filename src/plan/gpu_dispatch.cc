@@ -52,7 +52,10 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   auto add = [&](GpuKernel kernel, uint64_t threads) {
     schedule->passes[schedule->passCount++] = MakeGpuPass(kernel, static_cast<uint32_t>(threads));
   };
-  if (options.checked) add(GpuKernel::Validate, plan.validation.elementCount);
+  if (options.checked) {
+    add(GpuKernel::Validate, plan.validation.elementCount);
+    add(GpuKernel::ReportBadIndex, 1);
+  }
   if (!plan.isScatter) {
     add(GpuKernel::Gather, walked);
     return {};

@@ -13,6 +13,7 @@ namespace gs::plan {
 // The kernels of gpu/hlsl, one file each.
 enum class GpuKernel : uint32_t {
   Validate,
+  ReportBadIndex,
   Gather,
   Copy,
   ClearLists,
@@ -20,7 +21,7 @@ enum class GpuKernel : uint32_t {
   ScatterOrder,
   ScatterCombine,
 };
-inline constexpr uint32_t kGpuKernelCount = 7;
+inline constexpr uint32_t kGpuKernelCount = 8;
 
 inline constexpr uint32_t kGpuThreadsPerGroup = 64;    // [numthreads] of every kernel
 inline constexpr uint32_t kGpuMaxGroupsPerDim = 65535;  // D3D12's dispatch limit per dimension
@@ -37,7 +38,7 @@ struct GpuPass {
 
 struct GpuSchedule {
   uint32_t passCount = 0;
-  GpuPass passes[6];
+  GpuPass passes[7];
   uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
   uint64_t listNextElements = 0;  // scatters: one link per Updates element
 };
