@@ -123,10 +123,12 @@ gpu::PassConstants MakePassConstants(const plan::Plan& plan, const plan::GpuPass
     default: c.dataKind = GS_KIND_UNSIGNED; break;
   }
   c.elementBytes = plan.elementSize;
+  c.listLimit = plan::kGpuMaxUpdatesPerElement;
   return c;
 }
 
-// The status buffer: first bad flat position (GS_NO_BAD_INDEX: none), the index's two words.
+// The status buffer: first bad flat position (GS_NO_BAD_INDEX: none), the index's two words,
+// and 1 when a scatter's list was longer than the plan's limit.
 constexpr uint64_t kStatusBytes = 16;
 
 // Waits for the queue by polling the fence (no OS event needed on either platform).
@@ -201,8 +203,7 @@ D3D12Recording::~D3D12Recording() = default;
 
 Status D3D12Recording::Result() const {
   const State& run = *state_;
-  if (!run.checked) return Status::Ok();
-  uint32_t words[3];
+  uint32_t words[4];
   uint8_t* mapped = nullptr;
   if (FAILED(run.statusReadback->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
     return Status(StatusCode::Internal, std::string(OperatorTypeName(run.plan.op)) +
@@ -210,8 +211,17 @@ Status D3D12Recording::Result() const {
   }
   std::memcpy(words, mapped, sizeof words);
   run.statusReadback->Unmap(0, nullptr);
-  if (words[0] == GS_NO_BAD_INDEX) return Status::Ok();
-  return d3d12::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+  if (run.checked && words[0] != GS_NO_BAD_INDEX) {
+    return d3d12::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+  }
+  if (words[3] != 0) {
+    return Status(StatusCode::Unsupported,
+                  std::string(OperatorTypeName(run.plan.op)) + ": D3D12: more than " +
+                      std::to_string(plan::kGpuMaxUpdatesPerElement) +
+                      " updates land on one output element, more than the D3D12 path folds on one "
+                      "thread; nothing was written (ExecuteOnCpu runs it)");
+  }
+  return Status::Ok();
 }
 
 ID3D12Device* D3D12Engine::device() const { return state_->device.get(); }

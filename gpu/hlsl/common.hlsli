@@ -42,7 +42,7 @@ Buffer<Element> inputTensor : register(t0);
 Buffer<uint> indicesTensor : register(t1);  // R32 words; 64-bit indices take two
 Buffer<Element> updatesTensor : register(t2);
 GS_ELEMENT_FORMAT RWBuffer<Element> outputTensor : register(u0);
-GS_FORMAT(r32ui) RWBuffer<uint> status : register(u1);     // first bad flat position, its value
+GS_FORMAT(r32ui) RWBuffer<uint> status : register(u1);     // first bad position, its value, list too long
 GS_FORMAT(r32ui) RWBuffer<uint> listHeads : register(u2);  // scatters: per output element
 GS_FORMAT(r32ui) RWBuffer<uint> listNext : register(u3);   // scatters: per update element
 GS_FORMAT(r32ui) RWBuffer<uint> listOrder : register(u4);  // scatters: next update in row-major order
@@ -65,11 +65,13 @@ GS_FORMAT(r32ui) RWBuffer<uint> listSource : register(u5); // scatters: the upda
 #define P_INDEX64 pass.index64_indexSigned_dataKind_elementBytes.x
 #define P_SIGNED pass.index64_indexSigned_dataKind_elementBytes.y
 #define P_KIND pass.index64_indexSigned_dataKind_elementBytes.z
+#define P_LIST_LIMIT pass.listLimit_reserved0_reserved1_reserved2.x
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 
-// Checked mode: a pass after the validation does nothing when a bad index was found.
-bool BadIndexFound() { return P_CHECKED != 0 && status[0] != GS_NO_BAD_INDEX; }
+// A pass after the validation does nothing when a bad index was found (checked mode) or a
+// scatter's list was too long for the fold (the host then answers Unsupported).
+bool BadIndexFound() { return (P_CHECKED != 0 && status[0] != GS_NO_BAD_INDEX) || status[3] != 0; }
 
 // An index element (by element offset in the Indices view) as low and high words, the high
 // word sign-extended for signed 32-bit indices.

@@ -36,10 +36,12 @@ struct PassConstants {
           indexSigned,  // negative indices count from the end
           dataKind,     // GS_KIND_*
           elementBytes)
+  GS_QUAD(listLimit,    // scatters: most updates one output element may receive
+          reserved0, reserved1, reserved2)
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(PassConstants) == 2 * 16, "PassConstants layout");
+static_assert(sizeof(PassConstants) == 3 * 16, "PassConstants layout");
 }  // namespace gs::gpu
 #endif
 #undef GS_QUAD

@@ -60,10 +60,10 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     add(GpuKernel::Gather, walked);
     return {};
   }
-  if (!options.inPlace) add(GpuKernel::Copy, plan.copy.unitCount * plan.copy.blockElements);
   add(GpuKernel::ClearLists, outputExtent);
   add(GpuKernel::ScatterLink, walked);
-  if (plan.reduction != Reduction::None) add(GpuKernel::ScatterOrder, walked);
+  add(GpuKernel::ScatterOrder, walked);
+  if (!options.inPlace) add(GpuKernel::Copy, plan.copy.unitCount * plan.copy.blockElements);
   add(GpuKernel::ScatterCombine, outputExtent);
   schedule->listHeadElements = outputExtent;
   schedule->listNextElements = walked;

@@ -28,6 +28,10 @@ inline constexpr uint32_t kGpuMaxGroupsPerDim = 65535;  // D3D12's dispatch limi
 // A typed buffer view holds at most 2^27 elements (D3D12, and Vulkan texel buffers on lavapipe
 // and NVIDIA).
 inline constexpr uint64_t kGpuViewElementLimit = uint64_t{1} << 27;
+// A scatter folds each output element's updates on one thread, walking its list: more updates
+// on one element than this and the run answers Unsupported (lavapipe stops an invocation's
+// loops after 65535 iterations in all; the walks take about twice this many).
+inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
 
 struct GpuPass {
   GpuKernel kernel = GpuKernel::Gather;

@@ -8,6 +8,7 @@
 
 #include "gpu_test_environment.h"
 #include "gs/gs.h"
+#include "plan/gpu_dispatch.h"
 
 namespace {
 
@@ -60,6 +61,31 @@ TEST(ScatterDuplicates, LastUpdateWinsAmongThousands) {
   Result cpu, gpu;
   RunBoth(gs::DataType::UInt32, gs::Reduction::None, 3, values, &cpu, &gpu);
   EXPECT_EQ(cpu.output, gpu.output);
+}
+
+// Beyond the plan's limit of updates on one element the D3D12 path answers Unsupported and
+// writes nothing (the caller falls back to the CPU engine).
+TEST(ScatterDuplicates, TooManyOnOneElementIsUnsupported) {
+  const uint32_t count = gs::plan::kGpuMaxUpdatesPerElement + 1;
+  const uint32_t outputSizes[] = {2}, updateSizes[] = {count};
+  gs::TensorDesc data{gs::DataType::Int32, 1, outputSizes, nullptr, 8};
+  gs::TensorDesc indices{gs::DataType::Int32, 1, updateSizes, nullptr, count * 4ull};
+  gs::TensorDesc updates{gs::DataType::Int32, 1, updateSizes, nullptr, count * 4ull};
+  gs::ScatterElementsOperatorDesc scatter{&data, &indices, &updates, &data, 0, gs::Reduction::Add};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &scatter}, &op).ok());
+  const std::vector<int32_t> input = {5, 6}, index(count, 1), values(count, 3);
+  std::vector<int32_t> output = {-7, -7};
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  ASSERT_NE(engine, nullptr) << why;
+  const gs::Status status = engine->ExecuteOnHost(
+      op, {{input.data(), 8}, {index.data(), count * 4ull}, {values.data(), count * 4ull}, {output.data(), 8}});
+  EXPECT_EQ(status.code(), gs::StatusCode::Unsupported);
+  EXPECT_EQ(status.message(), "SCATTER_ELEMENTS: D3D12: more than 16384 updates land on one output element, "
+                              "more than the D3D12 path folds on one thread; nothing was written "
+                              "(ExecuteOnCpu runs it)");
+  EXPECT_EQ(output, (std::vector<int32_t>{-7, -7}));
 }
 
 TEST(ScatterDuplicates, IntegerAddOfThousands) {
