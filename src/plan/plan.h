@@ -6,6 +6,7 @@
 
 #include "gs/operators.h"
 #include "gs/tensor.h"
+#include "hlsl/plan_constants.h"  // KernelConstants, CopyConstants, IndexValidation
 
 namespace gs::plan {
 
@@ -21,48 +22,6 @@ struct TensorView {
   uint64_t extentElements = 0;      // 1 + sum((size - 1) * stride): elements the view reaches
   uint64_t totalSizeInBytes = 0;    // the desc's TotalTensorSizeInBytes
   bool present = false;             // false for UpdatesTensor of a gather
-};
-
-// Which tensor a plan walks and which one it indexes:
-//   gathers:  walk Output ("iter"), read Input ("data") at the indexed position
-//   scatters: walk Updates ("iter"), write Output ("data") at the indexed position
-//
-// The constants a kernel reads, one struct for the CPU engine and (later) the GPU kernels.
-// Every field is 64-bit and arrays have 8 entries, so a GPU constant buffer can mirror it
-// as uint64_t2 arrays with no packing surprises.
-struct KernelConstants {
-  uint64_t rank;            // walked dims left after normalisation (0..8)
-  uint64_t unitCount;       // product of sizes[0..rank): one unit moves one block
-  uint64_t blockElements;   // contiguous elements a unit moves (iter and data both stride 1)
-  uint64_t tupleSize;       // index components per unit: q for the ND operators, else 1
-  uint64_t tupleStride;     // Indices stride between the components of one tuple
-  uint64_t sizes[kMaxRank];
-  uint64_t iterStrides[kMaxRank];     // walked tensor
-  uint64_t dataStrides[kMaxRank];     // indexed tensor; 0 on dims that the indices drive
-  uint64_t indexStrides[kMaxRank];    // Indices; 0 on dims the index does not vary along
-  uint64_t indexedSizes[kMaxRank];    // bound of each tuple component
-  uint64_t indexedStrides[kMaxRank];  // indexed-tensor stride each component moves along
-};
-
-// A strided element copy (the Input -> Output step of a scatter that is not in place).
-struct CopyConstants {
-  uint64_t rank;
-  uint64_t unitCount;
-  uint64_t blockElements;
-  uint64_t sizes[kMaxRank];
-  uint64_t srcStrides[kMaxRank];
-  uint64_t dstStrides[kMaxRank];
-};
-
-// Checked mode: every Indices element is validated in row-major order before anything is
-// written. Element at flat position p is component (p % tupleSize) of its tuple.
-struct IndexValidation {
-  uint64_t rank;
-  uint64_t elementCount;
-  uint64_t tupleSize;
-  uint64_t sizes[kMaxRank];
-  uint64_t strides[kMaxRank];
-  uint64_t bounds[kMaxRank];  // per tuple component
 };
 
 enum class TensorRole : uint32_t { Input, Indices, Updates, Output };

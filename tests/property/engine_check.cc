@@ -150,7 +150,8 @@ std::string CheckEngine(const RandomCase& c, const ReferenceResult& expected,
   cpu.Arena = options.arena;
 
   const unsigned control_before = FloatControlState();
-  const gs::Status status = gs::ExecuteOnCpu(compiled, bindings, cpu);
+  const gs::Status status = options.execute ? options.execute(compiled, bindings, c.mode)
+                                            : gs::ExecuteOnCpu(compiled, bindings, cpu);
   const unsigned control_after = FloatControlState();
 
   std::ostringstream problems;

@@ -2,6 +2,7 @@
 // buffers, and reports every way the engine broke the contract.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,9 +23,15 @@ ReferenceResult RunReferenceOn(const RandomCase& c);
 // "" on success, else the status and the case.
 std::string CompileCase(const RandomCase& c, gs::CompiledOperator* compiled);
 
+// Runs a compiled operator on bound host buffers: another engine than the CPU one (the
+// D3D12 path's parity tests check it the same way).
+using Executor = std::function<gs::Status(const gs::CompiledOperator&, const gs::TensorBindings&,
+                                          gs::IndexChecking)>;
+
 struct EngineOptions {
   int thread_count = 0;
   tbb::task_arena* arena = nullptr;
+  Executor execute = nullptr;  // empty: ExecuteOnCpu with the options above
 };
 
 // Executes `compiled` (compiled from c's desc) on guarded copies of c's buffers and compares

@@ -1,0 +1,544 @@
+// D3D12Engine: record the plan's passes on D3D12 buffers (the caller's, or for host memory
+// its own after an upload), run, read back.
+#include <cstring>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "cpu/bindings.h"  // the binding contract (sizes, alignment, overlap, in place) is shared
+#include "d3d12/bad_index.h"
+#include "d3d12/d3d12_api.h"
+#include "d3d12/pipelines.h"
+#include "d3d12/platform.h"
+#include "gs/d3d12.h"
+#include "hlsl/gpu_constants.h"
+#include "plan/gpu_dispatch.h"
+#include "plan/plan.h"
+
+namespace gs {
+
+using d3d12::ComPtr;
+
+struct D3D12Engine::State {
+  ComPtr<ID3D12Device> device;
+  d3d12::Pipelines pipelines;
+  std::mutex queueMutex;  // the synchronous calls share one queue, list and fence
+  ComPtr<ID3D12CommandQueue> queue;
+  ComPtr<ID3D12CommandAllocator> allocator;
+  ComPtr<ID3D12GraphicsCommandList> list;
+  ComPtr<ID3D12Fence> fence;
+  uint64_t fenceValue = 0;
+};
+
+namespace {
+
+// What the kernels' cbuffer holds (gpu/hlsl/common.hlsli), one copy per pass.
+struct ConstantBlock {
+  plan::KernelConstants kernel;
+  plan::CopyConstants copy;
+  plan::IndexValidation validation;
+  gpu::PassConstants pass;
+};
+constexpr uint64_t kConstantBlockStride = (sizeof(ConstantBlock) + 255) / 256 * 256;
+constexpr uint64_t kPlacementAlignment = 256;
+
+uint64_t AlignUp(uint64_t value, uint64_t alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+std::string Hresult(HRESULT hr) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", static_cast<unsigned>(hr));
+  return text;
+}
+
+ComPtr<ID3D12Resource> CreateBuffer(ID3D12Device* device, D3D12_HEAP_TYPE heapType,
+                                    uint64_t bytes, D3D12_RESOURCE_STATES state,
+                                    D3D12_RESOURCE_FLAGS flags = D3D12_RESOURCE_FLAG_NONE) {
+  D3D12_HEAP_PROPERTIES heap = {};
+  heap.Type = heapType;
+  D3D12_RESOURCE_DESC desc = {};
+  desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+  desc.Width = std::max<uint64_t>(bytes, 4);
+  desc.Height = 1;
+  desc.DepthOrArraySize = 1;
+  desc.MipLevels = 1;
+  desc.Format = DXGI_FORMAT_UNKNOWN;
+  desc.SampleDesc.Count = 1;
+  desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+  desc.Flags = flags;
+  ComPtr<ID3D12Resource> buffer;
+  if (FAILED(device->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, state, nullptr,
+                                             ComPtr<ID3D12Resource>::Iid(), buffer.Receive()))) {
+    return {};
+  }
+  return buffer;
+}
+
+DXGI_FORMAT ElementFormat(uint32_t elementBytes) {
+  switch (elementBytes) {
+    case 1: return DXGI_FORMAT_R8_UINT;
+    case 2: return DXGI_FORMAT_R16_UINT;
+    case 4: return DXGI_FORMAT_R32_UINT;
+    default: return DXGI_FORMAT_R32G32_UINT;
+  }
+}
+
+D3D12_RESOURCE_BARRIER Transition(ID3D12Resource* buffer, D3D12_RESOURCE_STATES before,
+                                  D3D12_RESOURCE_STATES after) {
+  D3D12_RESOURCE_BARRIER barrier = {};
+  barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+  barrier.Transition.pResource = buffer;
+  barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+  barrier.Transition.StateBefore = before;
+  barrier.Transition.StateAfter = after;
+  return barrier;
+}
+
+D3D12_RESOURCE_BARRIER UavBarrier() {
+  D3D12_RESOURCE_BARRIER barrier = {};
+  barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+  barrier.UAV.pResource = nullptr;  // every UAV: the next pass reads what this one wrote
+  return barrier;
+}
+
+gpu::PassConstants MakePassConstants(const plan::Plan& plan, const plan::GpuPass& pass,
+                                     bool checked) {
+  gpu::PassConstants c = {};
+  c.threadCount = pass.threads;
+  c.rowWidth = pass.rowWidth;
+  c.checked = checked ? 1 : 0;
+  c.reduction = static_cast<uint32_t>(plan.reduction);
+  c.index64 = plan.indexSize == 8 ? 1 : 0;
+  c.indexSigned = plan.indexSigned ? 1 : 0;
+  switch (plan.dataType) {
+    case DataType::Float64:
+    case DataType::Float32:
+    case DataType::Float16: c.dataKind = GS_KIND_FLOAT; break;
+    case DataType::Int64:
+    case DataType::Int32:
+    case DataType::Int16:
+    case DataType::Int8: c.dataKind = GS_KIND_SIGNED; break;
+    default: c.dataKind = GS_KIND_UNSIGNED; break;
+  }
+  c.elementBytes = plan.elementSize;
+  c.listLimit = plan::kGpuMaxUpdatesPerElement;
+  return c;
+}
+
+// The status buffer: first bad flat position (GS_NO_BAD_INDEX: none), the index's two words,
+// and 1 when a scatter's list was longer than the plan's limit.
+constexpr uint64_t kStatusBytes = 16;
+
+// Waits for the queue by polling the fence (no OS event needed on either platform).
+void WaitForFence(ID3D12Fence* fence, uint64_t value) {
+  while (fence->GetCompletedValue() < value) std::this_thread::yield();
+}
+
+// A tensor on the GPU: a buffer, where the tensor starts in it, and its bytes. Views are typed
+// (vkd3d binds typed views only; see design/gpu-path.md) and start at a whole element.
+struct GpuTensor {
+  ID3D12Resource* resource = nullptr;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
+void WriteView(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, uint32_t elementBytes,
+               bool unordered, D3D12_CPU_DESCRIPTOR_HANDLE slot) {
+  const UINT first = static_cast<UINT>(t.offset / elementBytes);
+  const UINT count = static_cast<UINT>(std::max<uint64_t>(1, t.bytes / elementBytes));
+  if (unordered) {
+    D3D12_UNORDERED_ACCESS_VIEW_DESC desc = {};
+    desc.Format = format;
+    desc.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+    desc.Buffer.FirstElement = first;
+    desc.Buffer.NumElements = count;
+    device->CreateUnorderedAccessView(t.resource, nullptr, &desc, slot);
+  } else {
+    D3D12_SHADER_RESOURCE_VIEW_DESC desc = {};
+    desc.Format = format;
+    desc.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+    desc.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+    desc.Buffer.FirstElement = first;
+    desc.Buffer.NumElements = count;
+    device->CreateShaderResourceView(t.resource, &desc, slot);
+  }
+}
+
+}  // namespace
+
+// Everything one recorded operator needs until the GPU has run it.
+struct D3D12Recording::State {
+  plan::Plan plan;
+  bool checked = true;
+  ComPtr<ID3D12Resource> constants;  // upload heap: a block per pass, then the status's start
+  uint64_t statusInitOffset = 0;
+  ComPtr<ID3D12Resource> status, statusReadback;
+  ComPtr<ID3D12Resource> heads, links, order, sources;  // scatters
+  ComPtr<ID3D12DescriptorHeap> heap;
+  plan::GpuSchedule schedule;
+  ID3D12PipelineState* pipelines[7] = {};
+};
+
+namespace {
+
+// Creates what the passes need and writes their descriptors. tensors: by plan::TensorRole;
+// an absent tensor has no resource.
+Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* tensors,
+               bool checked, bool inPlace, D3D12Recording::State* run);
+
+// Records the passes (the caller's inputs in a shader-resource state, its output in
+// UNORDERED_ACCESS), then the status word's copy to the readback buffer.
+void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSignature,
+                  const D3D12Recording::State& run);
+
+}  // namespace
+
+D3D12Engine::D3D12Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
+D3D12Engine::~D3D12Engine() = default;
+
+D3D12Recording::D3D12Recording(std::unique_ptr<State> state) : state_(std::move(state)) {}
+D3D12Recording::~D3D12Recording() = default;
+
+Status D3D12Recording::Result() const {
+  const State& run = *state_;
+  uint32_t words[4];
+  uint8_t* mapped = nullptr;
+  if (FAILED(run.statusReadback->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
+    return Status(StatusCode::Internal, std::string(OperatorTypeName(run.plan.op)) +
+                                            ": D3D12: mapping the status readback failed");
+  }
+  std::memcpy(words, mapped, sizeof words);
+  run.statusReadback->Unmap(0, nullptr);
+  if (run.checked && words[0] != GS_NO_BAD_INDEX) {
+    return d3d12::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+  }
+  if (words[3] != 0) {
+    return Status(StatusCode::Unsupported,
+                  std::string(OperatorTypeName(run.plan.op)) + ": D3D12: more than " +
+                      std::to_string(plan::kGpuMaxUpdatesPerElement) +
+                      " updates land on one output element, more than the D3D12 path folds on one "
+                      "thread; nothing was written (ExecuteOnCpu runs it)");
+  }
+  return Status::Ok();
+}
+
+ID3D12Device* D3D12Engine::device() const { return state_->device.get(); }
+
+Status D3D12Engine::Create(ID3D12Device* device, std::unique_ptr<D3D12Engine>* engine) {
+  auto state = std::make_unique<State>();
+  if (device != nullptr) {
+    state->device = ComPtr<ID3D12Device>::Share(device);
+  } else {
+    std::string error;
+    state->device = d3d12::CreateDefaultDevice(&error);
+    if (!state->device) return Status(StatusCode::Unsupported, "D3D12Engine: " + error);
+  }
+  ID3D12Device* d = state->device.get();
+  const std::string error = state->pipelines.Init(d);
+  if (!error.empty()) return Status(StatusCode::Internal, "D3D12Engine: " + error);
+
+  D3D12_COMMAND_QUEUE_DESC queueDesc = {};
+  queueDesc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+  if (FAILED(d->CreateCommandQueue(&queueDesc, ComPtr<ID3D12CommandQueue>::Iid(), state->queue.Receive())) ||
+      FAILED(d->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE,
+                                       ComPtr<ID3D12CommandAllocator>::Iid(), state->allocator.Receive())) ||
+      FAILED(d->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, state->allocator.get(), nullptr,
+                                  ComPtr<ID3D12GraphicsCommandList>::Iid(), state->list.Receive())) ||
+      FAILED(d->CreateFence(0, D3D12_FENCE_FLAG_NONE, ComPtr<ID3D12Fence>::Iid(), state->fence.Receive()))) {
+    return Status(StatusCode::Internal, "D3D12Engine: creating the queue, command list or fence failed");
+  }
+  state->list->Close();
+  engine->reset(new D3D12Engine(std::move(state)));
+  return Status::Ok();
+}
+
+namespace {
+
+Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* tensors,
+               bool checked, bool inPlace, D3D12Recording::State* run) {
+  const std::string name = OperatorTypeName(plan.op);
+  ID3D12Device* device = s.device.get();
+  run->plan = plan;
+  run->checked = checked;
+  plan::GpuOptions options;
+  options.checked = checked;
+  options.inPlace = inPlace;
+  const std::string unsupported = plan::ScheduleGpuPasses(plan, options, &run->schedule);
+  if (!unsupported.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + unsupported);
+  const plan::GpuSchedule& schedule = run->schedule;
+  const uint32_t es = plan.elementSize;
+  for (uint32_t i = 0; i < schedule.passCount; ++i) {
+    std::string error;
+    run->pipelines[i] = s.pipelines.Get(schedule.passes[i].kernel, es, &error);
+    if (run->pipelines[i] == nullptr) return Status(StatusCode::Internal, name + ": D3D12: " + error);
+  }
+
+  const D3D12_RESOURCE_FLAGS uav = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+  run->statusInitOffset = kConstantBlockStride * schedule.passCount;
+  run->constants = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, run->statusInitOffset + kStatusBytes,
+                                D3D12_RESOURCE_STATE_GENERIC_READ);
+  run->status = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, kStatusBytes, D3D12_RESOURCE_STATE_COPY_DEST, uav);
+  run->statusReadback = CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, kStatusBytes, D3D12_RESOURCE_STATE_COPY_DEST);
+  bool made = run->constants && run->status && run->statusReadback;
+  if (plan.isScatter) {
+    const uint64_t perUpdate = schedule.listNextElements * 4;
+    run->heads = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listHeadElements * 4,
+                              D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
+    run->links = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
+    run->order = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
+    run->sources = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, uav);
+    made = made && run->heads && run->links && run->order && run->sources;
+  }
+  if (!made) return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
+
+  uint8_t* mapped = nullptr;
+  if (FAILED(run->constants->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
+    return Status(StatusCode::Internal, name + ": D3D12: mapping the constants failed");
+  }
+  for (uint32_t i = 0; i < schedule.passCount; ++i) {
+    ConstantBlock block = {};
+    block.kernel = plan.kernel;
+    block.copy = plan.copy;
+    block.validation = plan.validation;
+    block.pass = MakePassConstants(plan, schedule.passes[i], checked);
+    std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);
+  }
+  const uint32_t statusStart[4] = {GS_NO_BAD_INDEX, 0, 0, 0};
+  std::memcpy(mapped + run->statusInitOffset, statusStart, sizeof statusStart);
+  run->constants->Unmap(0, nullptr);
+
+  // Descriptors: t0 Input, t1 Indices, t2 Updates, u0 Output, u1 status, u2..u5 the lists.
+  // Slots a plan does not use get a valid view of a buffer it has, in the declared format.
+  D3D12_DESCRIPTOR_HEAP_DESC heapDesc = {};
+  heapDesc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+  heapDesc.NumDescriptors = d3d12::kDescriptorCount;
+  heapDesc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+  if (FAILED(device->CreateDescriptorHeap(&heapDesc, ComPtr<ID3D12DescriptorHeap>::Iid(), run->heap.Receive()))) {
+    return Status(StatusCode::Internal, name + ": D3D12: CreateDescriptorHeap failed");
+  }
+  const UINT increment = device->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+  D3D12_CPU_DESCRIPTOR_HANDLE slot = run->heap->GetCPUDescriptorHandleForHeapStart();
+  auto next = [&]() {
+    D3D12_CPU_DESCRIPTOR_HANDLE current = slot;
+    slot.ptr += increment;
+    return current;
+  };
+  const DXGI_FORMAT element = ElementFormat(es);
+  const GpuTensor& input = tensors[static_cast<int>(plan::TensorRole::Input)];
+  const GpuTensor& indices = tensors[static_cast<int>(plan::TensorRole::Indices)];
+  const GpuTensor& updates = tensors[static_cast<int>(plan::TensorRole::Updates)];
+  const GpuTensor& output = tensors[static_cast<int>(plan::TensorRole::Output)];
+  // In place, Input is the output (a UAV): t0 then shows Updates, which no pass reads there.
+  const GpuTensor& inputSlot = inPlace ? updates : input;
+  const GpuTensor& updatesSlot = updates.resource != nullptr ? updates : input;
+  const GpuTensor status{run->status.get(), 0, kStatusBytes};
+  auto list = [&](const ComPtr<ID3D12Resource>& buffer, uint64_t elements) {
+    return buffer ? GpuTensor{buffer.get(), 0, elements * 4} : status;
+  };
+  WriteView(device, inputSlot, element, es, false, next());
+  WriteView(device, indices, DXGI_FORMAT_R32_UINT, 4, false, next());
+  WriteView(device, updatesSlot, element, es, false, next());
+  WriteView(device, output, element, es, true, next());
+  WriteView(device, status, DXGI_FORMAT_R32_UINT, 4, true, next());
+  WriteView(device, list(run->heads, schedule.listHeadElements), DXGI_FORMAT_R32_UINT, 4, true, next());
+  WriteView(device, list(run->links, schedule.listNextElements), DXGI_FORMAT_R32_UINT, 4, true, next());
+  WriteView(device, list(run->order, schedule.listNextElements), DXGI_FORMAT_R32_UINT, 4, true, next());
+  WriteView(device, list(run->sources, schedule.listNextElements), DXGI_FORMAT_R32_UINT, 4, true, next());
+  return Status::Ok();
+}
+
+void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSignature,
+                  const D3D12Recording::State& run) {
+  list->CopyBufferRegion(run.status.get(), 0, run.constants.get(), run.statusInitOffset, kStatusBytes);
+  const D3D12_RESOURCE_BARRIER toUav = Transition(run.status.get(), D3D12_RESOURCE_STATE_COPY_DEST,
+                                                  D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+  list->ResourceBarrier(1, &toUav);
+  ID3D12DescriptorHeap* heaps[] = {run.heap.get()};
+  list->SetDescriptorHeaps(1, heaps);
+  list->SetComputeRootSignature(rootSignature);
+  list->SetComputeRootDescriptorTable(d3d12::kRootTable, run.heap->GetGPUDescriptorHandleForHeapStart());
+  const D3D12_RESOURCE_BARRIER uavBarrier = UavBarrier();
+  for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
+    const plan::GpuPass& pass = run.schedule.passes[i];
+    list->SetPipelineState(run.pipelines[i]);
+    list->SetComputeRootConstantBufferView(d3d12::kRootConstants,
+                                           run.constants->GetGPUVirtualAddress() + i * kConstantBlockStride);
+    list->Dispatch(pass.groupsX, pass.groupsY, 1);
+    list->ResourceBarrier(1, &uavBarrier);
+  }
+  const D3D12_RESOURCE_BARRIER toCopy = Transition(run.status.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                                   D3D12_RESOURCE_STATE_COPY_SOURCE);
+  list->ResourceBarrier(1, &toCopy);
+  list->CopyBufferRegion(run.statusReadback.get(), 0, run.status.get(), 0, kStatusBytes);
+}
+
+// The caller's D3D12 bindings against the plan: present, large enough, aligned, and no
+// output overlapping an input except a scatter in place.
+Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTensor* tensors, bool* inPlace) {
+  const std::string op = OperatorTypeName(plan.op);
+  const D3D12Buffer* all[] = {&b.InputTensor, &b.IndicesTensor, &b.UpdatesTensor, &b.OutputTensor};
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
+    const plan::TensorView& view = plan.tensors[r];
+    const std::string name = plan::TensorRoleName(static_cast<plan::TensorRole>(r));
+    if (!view.present) continue;
+    if (all[r]->Resource == nullptr) return Status(StatusCode::InvalidArgument, op + ": " + name + " has no resource");
+    if (all[r]->SizeInBytes < view.totalSizeInBytes) {
+      return Status(StatusCode::InvalidArgument,
+                    op + ": " + name + " is bound to " + std::to_string(all[r]->SizeInBytes) +
+                        " bytes but its TotalTensorSizeInBytes is " + std::to_string(view.totalSizeInBytes) +
+                        "; the bound buffer must be at least that large");
+    }
+    const uint32_t elementSize = ElementSizeInBytes(view.dataType);
+    if (all[r]->Offset % elementSize != 0) {  // views count whole elements
+      return Status(StatusCode::InvalidArgument, op + ": " + name + " starts at offset " +
+                                                     std::to_string(all[r]->Offset) + ", not a multiple of its " +
+                                                     std::to_string(elementSize) + "-byte elements");
+    }
+    tensors[r] = {all[r]->Resource, all[r]->Offset, view.totalSizeInBytes};
+  }
+  *inPlace = false;
+  const plan::TensorView& outputView = plan.tensor(plan::TensorRole::Output);
+  for (uint32_t r = 0; r < 3; ++r) {
+    const plan::TensorView& view = plan.tensors[r];
+    if (!view.present || all[r]->Resource != b.OutputTensor.Resource) continue;
+    const bool overlap = all[r]->Offset < b.OutputTensor.Offset + outputView.totalSizeInBytes &&
+                         b.OutputTensor.Offset < all[r]->Offset + view.totalSizeInBytes;
+    if (!overlap) continue;
+    bool sameView = all[r]->Offset == b.OutputTensor.Offset;
+    for (uint32_t d = 0; d < view.dimensionCount && sameView; ++d) {
+      sameView = view.sizes[d] <= 1 || view.strides[d] == outputView.strides[d];
+    }
+    if (plan.isScatter && r == static_cast<uint32_t>(plan::TensorRole::Input) && sameView) {
+      *inPlace = true;
+      continue;
+    }
+    return Status(StatusCode::InvalidArgument,
+                  op + ": OutputTensor overlaps " + plan::TensorRoleName(static_cast<plan::TensorRole>(r)) +
+                      " in the same resource; an output must not overlap an input (a scatter runs in "
+                      "place only with OutputTensor at InputTensor's offset with the same view)");
+  }
+  return Status::Ok();
+}
+
+Status CheckMode(const plan::Plan& plan, IndexChecking checking) {
+  if (checking == IndexChecking::Checked || checking == IndexChecking::Unchecked) return Status::Ok();
+  return Status(StatusCode::InvalidArgument, std::string(OperatorTypeName(plan.op)) + ": IndexChecking is not a known mode");
+}
+
+}  // namespace
+
+Status D3D12Engine::Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
+                           const D3D12Bindings& buffers, IndexChecking checking,
+                           std::unique_ptr<D3D12Recording>* recording) {
+  if (!op.valid() || list == nullptr) {
+    return Status(StatusCode::InvalidArgument,
+                  "D3D12Engine::Record: needs a compiled operator (CompileOperator succeeded) and a command list");
+  }
+  const plan::Plan& plan = *op.plan();
+  Status status = CheckMode(plan, checking);
+  if (!status.ok()) return status;
+  GpuTensor tensors[plan::kTensorRoleCount];
+  bool inPlace = false;
+  status = CheckGpuBindings(plan, buffers, tensors, &inPlace);
+  if (!status.ok()) return status;
+  auto run = std::make_unique<D3D12Recording::State>();
+  status = Prepare(*state_, plan, tensors, checking == IndexChecking::Checked, inPlace, run.get());
+  if (!status.ok()) return status;
+  RecordPasses(list, state_->pipelines.rootSignature(), *run);
+  *recording = std::make_unique<D3D12Recording>(std::move(run));
+  return Status::Ok();
+}
+
+Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindings& bindings,
+                                  IndexChecking checking) {
+  if (!op.valid()) {
+    return Status(StatusCode::InvalidArgument,
+                  "D3D12Engine::ExecuteOnHost: the CompiledOperator is empty (CompileOperator did not succeed)");
+  }
+  const plan::Plan& plan = *op.plan();
+  const std::string name = OperatorTypeName(plan.op);
+  Status status = CheckMode(plan, checking);
+  if (!status.ok()) return status;
+  cpu::BoundBuffers bound;
+  status = cpu::CheckBindings(plan, bindings, &bound);
+  if (!status.ok()) return status;
+  auto fail = [&](const std::string& what) { return Status(StatusCode::Internal, name + ": D3D12: " + what); };
+
+  // Host bytes to upload: the inputs, and the output's current bytes (a strided output keeps
+  // the bytes between its elements; in place they are also the input).
+  State& s = *state_;
+  ID3D12Device* device = s.device.get();
+  const uint8_t* hostData[plan::kTensorRoleCount] = {bound.inPlace ? nullptr : bound.input, bound.indices,
+                                                      bound.updates, bound.output};
+  uint64_t uploadOffsets[plan::kTensorRoleCount] = {};
+  uint64_t uploadBytes = 0;
+  GpuTensor tensors[plan::kTensorRoleCount];
+  ComPtr<ID3D12Resource> buffers[plan::kTensorRoleCount];
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
+    const plan::TensorView& view = plan.tensors[r];
+    if (!view.present || hostData[r] == nullptr) continue;
+    uploadOffsets[r] = uploadBytes;
+    uploadBytes = AlignUp(uploadBytes + view.totalSizeInBytes, kPlacementAlignment);
+    const bool output = r == static_cast<uint32_t>(plan::TensorRole::Output);
+    buffers[r] = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, AlignUp(view.totalSizeInBytes, 4),
+                              D3D12_RESOURCE_STATE_COPY_DEST,
+                              output ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : D3D12_RESOURCE_FLAG_NONE);
+    if (!buffers[r]) return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
+    tensors[r] = {buffers[r].get(), 0, view.totalSizeInBytes};
+  }
+  const plan::TensorView& outputView = plan.tensor(plan::TensorRole::Output);
+  ComPtr<ID3D12Resource> upload = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, uploadBytes, D3D12_RESOURCE_STATE_GENERIC_READ);
+  ComPtr<ID3D12Resource> readback = CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, AlignUp(outputView.totalSizeInBytes, 4),
+                                                 D3D12_RESOURCE_STATE_COPY_DEST);
+  if (!upload || !readback) return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
+  uint8_t* mapped = nullptr;
+  if (FAILED(upload->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) return fail("mapping the upload buffer failed");
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
+    if (buffers[r]) std::memcpy(mapped + uploadOffsets[r], hostData[r], plan.tensors[r].totalSizeInBytes);
+  }
+  upload->Unmap(0, nullptr);
+
+  D3D12Recording::State run;
+  status = Prepare(s, plan, tensors, checking == IndexChecking::Checked, bound.inPlace, &run);
+  if (!status.ok()) return status;
+
+  std::lock_guard<std::mutex> lock(s.queueMutex);
+  ID3D12GraphicsCommandList* list = s.list.get();
+  if (FAILED(s.allocator->Reset()) || FAILED(list->Reset(s.allocator.get(), nullptr))) {
+    return fail("resetting the command list failed");
+  }
+  const uint32_t outputRole = static_cast<uint32_t>(plan::TensorRole::Output);
+  std::vector<D3D12_RESOURCE_BARRIER> barriers;
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
+    if (!buffers[r]) continue;
+    list->CopyBufferRegion(buffers[r].get(), 0, upload.get(), uploadOffsets[r], plan.tensors[r].totalSizeInBytes);
+    barriers.push_back(Transition(buffers[r].get(), D3D12_RESOURCE_STATE_COPY_DEST,
+                                  r == outputRole ? D3D12_RESOURCE_STATE_UNORDERED_ACCESS
+                                                  : D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE));
+  }
+  list->ResourceBarrier(static_cast<UINT>(barriers.size()), barriers.data());
+  RecordPasses(list, s.pipelines.rootSignature(), run);
+  const D3D12_RESOURCE_BARRIER toCopy = Transition(buffers[outputRole].get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                                   D3D12_RESOURCE_STATE_COPY_SOURCE);
+  list->ResourceBarrier(1, &toCopy);
+  list->CopyBufferRegion(readback.get(), 0, buffers[outputRole].get(), 0, outputView.totalSizeInBytes);
+  HRESULT hr = list->Close();
+  if (FAILED(hr)) return fail("closing the command list failed (" + Hresult(hr) + ")");
+  ID3D12CommandList* lists[] = {list};
+  s.queue->ExecuteCommandLists(1, lists);
+  hr = s.queue->Signal(s.fence.get(), ++s.fenceValue);
+  if (FAILED(hr)) return fail("signalling the fence failed (" + Hresult(hr) + ")");
+  WaitForFence(s.fence.get(), s.fenceValue);
+
+  status = D3D12Recording(std::make_unique<D3D12Recording::State>(std::move(run))).Result();
+  if (!status.ok()) return status;  // checked mode: the host output stays untouched
+  uint8_t* results = nullptr;
+  if (FAILED(readback->Map(0, nullptr, reinterpret_cast<void**>(&results)))) return fail("mapping the readback buffer failed");
+  std::memcpy(bound.output, results, outputView.totalSizeInBytes);
+  readback->Unmap(0, nullptr);
+  return Status::Ok();
+}
+
+}  // namespace gs

@@ -1,0 +1,48 @@
+// What the D3D12 host tells every pass besides the plan: the pass's thread count and dispatch
+// row, and the element and index encodings. Shared by C++ and HLSL like plan_constants.h.
+// Include guards, not #pragma once: glslang does not know it.
+#ifndef GS_GPU_CONSTANTS_H
+#define GS_GPU_CONSTANTS_H
+
+#ifdef __cplusplus
+#include <cstdint>
+#define GS_QUAD(a, b, c, d) uint32_t a; uint32_t b; uint32_t c; uint32_t d;
+namespace gs::gpu {
+#else
+#define GS_QUAD(a, b, c, d) uint4 a##_##b##_##c##_##d;
+#endif
+
+// Kinds of element the reductions combine (the bits move unchanged otherwise).
+#define GS_KIND_UNSIGNED 0
+#define GS_KIND_SIGNED 1
+#define GS_KIND_FLOAT 2
+
+// gs::Reduction's values.
+#define GS_REDUCTION_NONE 0
+#define GS_REDUCTION_ADD 1
+#define GS_REDUCTION_MULTIPLY 2
+#define GS_REDUCTION_MIN 3
+#define GS_REDUCTION_MAX 4
+
+// No bad index found (the status word's value before validation).
+#define GS_NO_BAD_INDEX 0xffffffffu
+
+struct PassConstants {
+  GS_QUAD(threadCount,  // threads that do work; the rest of the last group return
+          rowWidth,     // threads per dispatch row (groups in X times the group size)
+          checked,      // 1: skip the pass when validation found a bad index
+          reduction)    // GS_REDUCTION_*
+  GS_QUAD(index64,      // indices are 64-bit (two R32 words each)
+          indexSigned,  // negative indices count from the end
+          dataKind,     // GS_KIND_*
+          elementBytes)
+  GS_QUAD(listLimit,    // scatters: most updates one output element may receive
+          reserved0, reserved1, reserved2)
+};
+
+#ifdef __cplusplus
+static_assert(sizeof(PassConstants) == 3 * 16, "PassConstants layout");
+}  // namespace gs::gpu
+#endif
+#undef GS_QUAD
+#endif  // GS_GPU_CONSTANTS_H

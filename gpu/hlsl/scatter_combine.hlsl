@@ -1,0 +1,27 @@
+// Scatters, last step: one thread per output element walks its list of updates in row-major
+// order (the order step's links). Reduction NONE takes the last update; the reductions fold every update into the
+// value the copy left there, one at a time, in row-major order (the spec's arithmetic).
+#include "common.hlsli"
+#include "reductions.hlsli"
+
+[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID) {
+  uint x = ThreadIndex(id);
+  if (x >= P_THREADS || BadIndexFound()) return;
+  uint head = listHeads[x];
+  if (head == GS_NO_BAD_INDEX) return;
+  // The first update in row-major order, then the order step's links.
+  uint first = head;
+  for (uint t = listNext[head]; t != GS_NO_BAD_INDEX; t = listNext[t]) first = min(first, t);
+  if (P_REDUCTION == GS_REDUCTION_NONE) {
+    uint last = first;
+    while (listOrder[last] != GS_NO_BAD_INDEX) last = listOrder[last];
+    outputTensor[x] = updatesTensor[listSource[last]];
+    return;
+  }
+  Element acc = outputTensor[x];
+  for (uint u = first; u != GS_NO_BAD_INDEX; u = listOrder[u]) {
+    acc = Combine(acc, updatesTensor[listSource[u]]);
+  }
+  outputTensor[x] = acc;
+}

@@ -1,0 +1,89 @@
+// Executing a compiled operator on a GPU through D3D12 (vkd3d on Linux). Link gs::d3d12.
+// The plan is the one ExecuteOnCpu runs, and the bytes out are the same.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "gs/compiled_operator.h"
+#include "gs/cpu.h"  // TensorBindings, IndexChecking
+#include "gs/status.h"
+
+struct ID3D12Device;
+struct ID3D12GraphicsCommandList;
+struct ID3D12Resource;
+
+namespace gs {
+
+// A tensor in a caller's D3D12 buffer: Offset (a multiple of the element size) and the bytes
+// from there that the operator may touch.
+struct D3D12Buffer {
+  ID3D12Resource* Resource = nullptr;
+  uint64_t Offset = 0;
+  uint64_t SizeInBytes = 0;
+};
+
+// Named as the desc members; UpdatesTensor only for the scatters. A scatter runs in place with
+// OutputTensor on InputTensor's resource and offset.
+struct D3D12Bindings {
+  D3D12Buffer InputTensor;
+  D3D12Buffer IndicesTensor;
+  D3D12Buffer UpdatesTensor;
+  D3D12Buffer OutputTensor;
+};
+
+// What a recorded operator needs until the GPU has run it (constants, scratch buffers,
+// descriptors): keep it alive until the command list has completed.
+class D3D12Recording {
+ public:
+  ~D3D12Recording();
+  // After the command list has completed: Ok, or in checked mode the CPU engine's error for
+  // the first bad index (the output was then not written).
+  Status Result() const;
+
+  struct State;
+  explicit D3D12Recording(std::unique_ptr<State> state);
+
+ private:
+  std::unique_ptr<State> state_;
+};
+
+// Holds a device, a queue for the synchronous calls, and the pipelines, created once per
+// kernel on first use. One call at a time per engine runs on its queue; calls from several
+// threads are serialised.
+class D3D12Engine {
+ public:
+  // With device == nullptr the engine makes its own (Linux: vkd3d on the first Vulkan device,
+  // lavapipe when no GPU; Windows: the default adapter). A caller's device gets a reference.
+  static Status Create(ID3D12Device* device, std::unique_ptr<D3D12Engine>* engine);
+
+  ~D3D12Engine();
+  D3D12Engine(const D3D12Engine&) = delete;
+  D3D12Engine& operator=(const D3D12Engine&) = delete;
+
+  ID3D12Device* device() const;
+
+  // Uploads the bound host memory, runs the operator, reads the output back and waits. Same
+  // contract as ExecuteOnCpu: checked mode fails with the CPU engine's message and leaves the
+  // output untouched. StatusCode::Unsupported when this path cannot run the plan (the caller
+  // may fall back to ExecuteOnCpu).
+  Status ExecuteOnHost(const CompiledOperator& op, const TensorBindings& bindings,
+                       IndexChecking checking = IndexChecking::Checked);
+
+  // Records the operator into the caller's compute or direct command list on the caller's
+  // buffers, as DirectML's dispatch does. Inputs must be in a shader-resource state
+  // (NON_PIXEL_SHADER_RESOURCE), OutputTensor (created with ALLOW_UNORDERED_ACCESS) in
+  // UNORDERED_ACCESS; they stay so. The list's root signature, pipeline and descriptor heap
+  // are replaced: the caller sets its own again afterwards.
+  Status Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
+                const D3D12Bindings& buffers, IndexChecking checking,
+                std::unique_ptr<D3D12Recording>* recording);
+
+  struct State;
+
+ private:
+  explicit D3D12Engine(std::unique_ptr<State> state);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace gs

@@ -1,0 +1,63 @@
+// GPU decisions for a plan: which passes run, how many threads each, the dispatch shape, and
+// whether the D3D12 path can run the plan at all. Pure, like the rest of the plan compiler;
+// the D3D12 host only records what this returns.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "plan/plan.h"
+
+namespace gs::plan {
+
+// The kernels of gpu/hlsl, one file each.
+enum class GpuKernel : uint32_t {
+  Validate,
+  ReportBadIndex,
+  Gather,
+  Copy,
+  ClearLists,
+  ScatterLink,
+  ScatterOrder,
+  ScatterCombine,
+};
+inline constexpr uint32_t kGpuKernelCount = 8;
+
+inline constexpr uint32_t kGpuThreadsPerGroup = 64;    // [numthreads] of every kernel
+inline constexpr uint32_t kGpuMaxGroupsPerDim = 65535;  // D3D12's dispatch limit per dimension
+// A typed buffer view holds at most 2^27 elements (D3D12, and Vulkan texel buffers on lavapipe
+// and NVIDIA).
+inline constexpr uint64_t kGpuViewElementLimit = uint64_t{1} << 27;
+// A scatter folds each output element's updates on one thread, walking its list: more updates
+// on one element than this and the run answers Unsupported (lavapipe stops an invocation's
+// loops after 65535 iterations in all; the walks take about twice this many).
+inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
+
+struct GpuPass {
+  GpuKernel kernel = GpuKernel::Gather;
+  uint32_t threads = 0;  // threads that do work
+  uint32_t groupsX = 0, groupsY = 0;
+  uint32_t rowWidth = 0;  // threads per row of groups: thread = y * rowWidth + x
+};
+
+struct GpuSchedule {
+  uint32_t passCount = 0;
+  GpuPass passes[7];
+  uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
+  uint64_t listNextElements = 0;  // scatters: one link per Updates element
+};
+
+struct GpuOptions {
+  bool checked = true;
+  bool inPlace = false;  // scatters: Output bound to Input's buffer: no copy pass
+  uint64_t viewElementLimit = kGpuViewElementLimit;
+};
+
+// The passes in the order they run. Returns an empty string when the plan can run, else
+// why the D3D12 path cannot run it (the caller reports StatusCode::Unsupported).
+std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule);
+
+// One pass's dispatch for a number of threads (at least one group).
+GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads);
+
+}  // namespace gs::plan

@@ -1,0 +1,31 @@
+// One D3D12 engine for a test binary, on lavapipe unless the caller chose a Vulkan driver.
+#pragma once
+
+#include <cstdlib>
+#include <memory>
+
+#include "gs/d3d12.h"
+
+namespace gs_gpu_test {
+
+// The engine, or nullptr with *why set. Made once; the tests share it (it is thread-safe).
+inline gs::D3D12Engine* SharedEngine(std::string* why) {
+  static std::string reason;
+  static std::unique_ptr<gs::D3D12Engine> engine = [] {
+    // Without a GPU (CI), lavapipe; VK_DRIVER_FILES or VK_ICD_FILENAMES set by the caller wins.
+#ifdef GS_LAVAPIPE_ICD
+    if (std::getenv("VK_DRIVER_FILES") == nullptr && std::getenv("VK_ICD_FILENAMES") == nullptr) {
+      setenv("VK_DRIVER_FILES", GS_LAVAPIPE_ICD, 1);
+      setenv("VK_ICD_FILENAMES", GS_LAVAPIPE_ICD, 1);  // the name older Vulkan loaders read
+    }
+#endif
+    std::unique_ptr<gs::D3D12Engine> made;
+    const gs::Status status = gs::D3D12Engine::Create(nullptr, &made);
+    if (!status.ok()) reason = status.message();
+    return made;
+  }();
+  *why = reason;
+  return engine.get();
+}
+
+}  // namespace gs_gpu_test

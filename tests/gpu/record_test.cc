@@ -1,0 +1,161 @@
+// Recording into the caller's command list on the caller's buffers (the way an ML runtime
+// uses DirectML), compared with the CPU engine; checked mode's error comes from Result().
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+#include "d3d12/d3d12_api.h"
+#include "gpu_test_environment.h"
+#include "gs/gs.h"
+
+namespace {
+
+using gs::d3d12::ComPtr;
+
+ComPtr<ID3D12Resource> Buffer(ID3D12Device* device, D3D12_HEAP_TYPE type, uint64_t bytes,
+                              D3D12_RESOURCE_STATES state, D3D12_RESOURCE_FLAGS flags) {
+  D3D12_HEAP_PROPERTIES heap = {};
+  heap.Type = type;
+  D3D12_RESOURCE_DESC desc = {};
+  desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
+  desc.Width = bytes;
+  desc.Height = desc.DepthOrArraySize = desc.MipLevels = 1;
+  desc.SampleDesc.Count = 1;
+  desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
+  desc.Flags = flags;
+  ComPtr<ID3D12Resource> buffer;
+  EXPECT_TRUE(SUCCEEDED(device->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, state, nullptr,
+                                                        ComPtr<ID3D12Resource>::Iid(), buffer.Receive())));
+  return buffer;
+}
+
+D3D12_RESOURCE_BARRIER Transition(ID3D12Resource* r, D3D12_RESOURCE_STATES from, D3D12_RESOURCE_STATES to) {
+  D3D12_RESOURCE_BARRIER b = {};
+  b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
+  b.Transition.pResource = r;
+  b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
+  b.Transition.StateBefore = from;
+  b.Transition.StateAfter = to;
+  return b;
+}
+
+// GATHER_ELEMENTS on one caller buffer holding all three tensors at offsets, recorded into the
+// caller's list; returns the output bytes and Result().
+gs::Status RunRecorded(const std::vector<int32_t>& indices, std::vector<uint16_t>* output) {
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  EXPECT_NE(engine, nullptr) << why;
+  if (engine == nullptr) return gs::Status(gs::StatusCode::Internal, why);
+  ID3D12Device* device = engine->device();
+
+  const uint32_t inputSizes[] = {3, 5}, indexSizes[] = {3, 4};
+  const gs::TensorDesc in{gs::DataType::Float16, 2, inputSizes, nullptr, 30};
+  const gs::TensorDesc idx{gs::DataType::Int32, 2, indexSizes, nullptr, 48};
+  const gs::TensorDesc out{gs::DataType::Float16, 2, indexSizes, nullptr, 24};
+  const gs::GatherElementsOperatorDesc desc{&in, &idx, &out, 1};
+  gs::CompiledOperator op;
+  EXPECT_TRUE(gs::CompileOperator({gs::OperatorType::GatherElements, &desc}, &op).ok());
+
+  // Inputs in one buffer at offsets 256 and 512, the output in another at offset 64.
+  std::vector<uint8_t> staging(1024, 0);
+  for (uint16_t i = 0; i < 15; ++i) {
+    const uint16_t half = static_cast<uint16_t>(0x3c00 + i * 0x111);
+    std::memcpy(&staging[256 + i * 2], &half, 2);
+  }
+  std::memcpy(&staging[512], indices.data(), 48);
+  std::memset(&staging[768], 0xab, 256);  // the output's sentinel, at 768 + 64 in the copy below
+
+  ComPtr<ID3D12CommandQueue> queue;
+  ComPtr<ID3D12CommandAllocator> allocator;
+  ComPtr<ID3D12GraphicsCommandList> list;
+  ComPtr<ID3D12Fence> fence;
+  D3D12_COMMAND_QUEUE_DESC queueDesc = {};
+  queueDesc.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+  EXPECT_TRUE(SUCCEEDED(device->CreateCommandQueue(&queueDesc, ComPtr<ID3D12CommandQueue>::Iid(), queue.Receive())));
+  EXPECT_TRUE(SUCCEEDED(device->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, ComPtr<ID3D12CommandAllocator>::Iid(), allocator.Receive())));
+  EXPECT_TRUE(SUCCEEDED(device->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, allocator.get(), nullptr,
+                                                  ComPtr<ID3D12GraphicsCommandList>::Iid(), list.Receive())));
+  EXPECT_TRUE(SUCCEEDED(device->CreateFence(0, D3D12_FENCE_FLAG_NONE, ComPtr<ID3D12Fence>::Iid(), fence.Receive())));
+
+  const D3D12_RESOURCE_FLAGS uav = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+  ComPtr<ID3D12Resource> upload = Buffer(device, D3D12_HEAP_TYPE_UPLOAD, 1024, D3D12_RESOURCE_STATE_GENERIC_READ, D3D12_RESOURCE_FLAG_NONE);
+  ComPtr<ID3D12Resource> inputs = Buffer(device, D3D12_HEAP_TYPE_DEFAULT, 768, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_FLAG_NONE);
+  ComPtr<ID3D12Resource> outputs = Buffer(device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST, uav);
+  ComPtr<ID3D12Resource> readback = Buffer(device, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_FLAG_NONE);
+  void* mapped = nullptr;
+  upload->Map(0, nullptr, &mapped);
+  std::memcpy(mapped, staging.data(), staging.size());
+  upload->Unmap(0, nullptr);
+
+  list->CopyBufferRegion(inputs.get(), 0, upload.get(), 0, 768);
+  list->CopyBufferRegion(outputs.get(), 0, upload.get(), 768, 256);
+  const D3D12_RESOURCE_BARRIER ready[] = {
+      Transition(inputs.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE),
+      Transition(outputs.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS)};
+  list->ResourceBarrier(2, ready);
+  gs::D3D12Bindings bindings;
+  bindings.InputTensor = {inputs.get(), 256, 30};
+  bindings.IndicesTensor = {inputs.get(), 512, 48};
+  bindings.OutputTensor = {outputs.get(), 64, 24};
+  std::unique_ptr<gs::D3D12Recording> recording;
+  const gs::Status recorded = engine->Record(op, list.get(), bindings, gs::IndexChecking::Checked, &recording);
+  EXPECT_TRUE(recorded.ok()) << recorded.message();
+  if (!recorded.ok()) return recorded;
+  const D3D12_RESOURCE_BARRIER done = Transition(outputs.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+  list->ResourceBarrier(1, &done);
+  list->CopyBufferRegion(readback.get(), 0, outputs.get(), 0, 256);
+  EXPECT_TRUE(SUCCEEDED(list->Close()));
+  ID3D12CommandList* lists[] = {list.get()};
+  queue->ExecuteCommandLists(1, lists);
+  queue->Signal(fence.get(), 1);
+  while (fence->GetCompletedValue() < 1) std::this_thread::yield();
+
+  readback->Map(0, nullptr, &mapped);
+  output->assign(128, 0);
+  std::memcpy(output->data(), mapped, 256);
+  readback->Unmap(0, nullptr);
+
+  // The CPU engine on the same bytes, for comparison: its output replaces the GPU's region
+  // only in the expectation.
+  return recording->Result();
+}
+
+std::vector<uint16_t> CpuExpectation(const std::vector<int32_t>& indices, gs::Status* cpuStatus) {
+  const uint32_t inputSizes[] = {3, 5}, indexSizes[] = {3, 4};
+  const gs::TensorDesc in{gs::DataType::Float16, 2, inputSizes, nullptr, 30};
+  const gs::TensorDesc idx{gs::DataType::Int32, 2, indexSizes, nullptr, 48};
+  const gs::TensorDesc out{gs::DataType::Float16, 2, indexSizes, nullptr, 24};
+  const gs::GatherElementsOperatorDesc desc{&in, &idx, &out, 1};
+  gs::CompiledOperator op;
+  EXPECT_TRUE(gs::CompileOperator({gs::OperatorType::GatherElements, &desc}, &op).ok());
+  std::vector<uint16_t> input(15), result(128, 0xabab);
+  for (uint16_t i = 0; i < 15; ++i) input[i] = static_cast<uint16_t>(0x3c00 + i * 0x111);
+  *cpuStatus = gs::ExecuteOnCpu(op, {{input.data(), 30}, {indices.data(), 48}, {}, {result.data() + 32, 24}});
+  return result;
+}
+
+TEST(Record, CallersListAndBuffersMatchTheCpu) {
+  const std::vector<int32_t> indices = {4, 0, -1, 2, 3, 3, -5, 1, 0, 4, 2, -2};
+  std::vector<uint16_t> gpu;
+  const gs::Status status = RunRecorded(indices, &gpu);
+  ASSERT_TRUE(status.ok()) << status.message();
+  gs::Status cpuStatus;
+  EXPECT_EQ(gpu, CpuExpectation(indices, &cpuStatus));
+  EXPECT_TRUE(cpuStatus.ok());
+}
+
+TEST(Record, CheckedBadIndexReportsTheCpuErrorAndWritesNothing) {
+  const std::vector<int32_t> indices = {4, 0, -1, 2, 3, 3, 7, 1, 0, 4, -9, -2};
+  std::vector<uint16_t> gpu;
+  const gs::Status status = RunRecorded(indices, &gpu);
+  gs::Status cpuStatus;
+  const std::vector<uint16_t> cpu = CpuExpectation(indices, &cpuStatus);
+  EXPECT_EQ(status.code(), gs::StatusCode::InvalidArgument);
+  EXPECT_EQ(status.message(), cpuStatus.message());
+  EXPECT_EQ(gpu, std::vector<uint16_t>(128, 0xabab));
+  EXPECT_EQ(cpu, gpu);
+}
+
+}  // namespace
