@@ -178,23 +178,34 @@ bool ViewIsOverlapFree(const TensorView& view) {
   for (uint32_t i = 0; i < count; ++i) {
     if (dims[i].stride == 0) return false;
   }
-  // Interleaved strides can still be disjoint: decide exactly by marking every offset, for
-  // views small enough to do so; larger ones are rejected as unprovable.
-  constexpr uint64_t kExactCheckLimit = uint64_t{1} << 26;
-  if (view.extentElements > kExactCheckLimit) return false;
-  std::vector<bool> seen(view.extentElements, false);
+  // Interleaved strides can still be disjoint: decide exactly, by marking every offset in a
+  // bitmap of the extent, or by sorting the offsets of a view with few elements and a large
+  // extent. A view too large for both is rejected as unprovable.
+  constexpr uint64_t kBitmapExtentLimit = uint64_t{1} << 26;
+  constexpr uint64_t kSortElementLimit = uint64_t{1} << 20;
+  if (view.elementCount > view.extentElements) return false;  // pigeonhole: two must share
+  const bool useBitmap = view.extentElements <= kBitmapExtentLimit;
+  if (!useBitmap && view.elementCount > kSortElementLimit) return false;
+  std::vector<bool> seen(useBitmap ? view.extentElements : 0, false);
+  std::vector<uint64_t> offsets;
+  if (!useBitmap) offsets.reserve(view.elementCount);
   uint64_t coords[kMaxRank] = {};
   for (uint64_t n = 0; n < view.elementCount; ++n) {
     uint64_t offset = 0;
     for (uint32_t d = 0; d < view.dimensionCount; ++d) offset += coords[d] * view.strides[d];
-    if (seen[offset]) return false;
-    seen[offset] = true;
+    if (useBitmap) {
+      if (seen[offset]) return false;
+      seen[offset] = true;
+    } else {
+      offsets.push_back(offset);
+    }
     for (uint32_t d = view.dimensionCount; d-- > 0;) {
       if (++coords[d] < view.sizes[d]) break;
       coords[d] = 0;
     }
   }
-  return true;
+  std::sort(offsets.begin(), offsets.end());
+  return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end();
 }
 
 Status CheckSameSizes(const Rules& rules, const TensorView& actual, TensorRole actualRole,

@@ -346,6 +346,21 @@ TEST(Validation, OutputInterleavedStridesOverlap) {
   EXPECT_TRUE(s.ok()) << s.message();
 }
 
+// Found by the desc fuzzer: views with few elements but an extent beyond 2^26 were refused as
+// unprovable even when disjoint; they are decided exactly now.
+TEST(Validation, OutputInterleavedStridesWithLargeExtent) {
+  ElementsFixture f;
+  f.output.strides = {1u << 26, 3u << 25};  // offsets 0, 1.5, 1, 2.5, 2, 3.5 (x 2^26)
+  f.output.desc.Strides = f.output.strides.data();
+  f.output.desc.TotalTensorSizeInBytes = MinimumTensorSizeInBytes(f.output.desc);
+  const Status s = f.Compile();
+  EXPECT_TRUE(s.ok()) << s.message();
+  f.output.strides = {1u << 26, 1u << 27};  // offsets 0, 2, 1, 3, 2, 4 (x 2^26): 2 twice
+  f.output.desc.TotalTensorSizeInBytes = MinimumTensorSizeInBytes(f.output.desc);
+  EXPECT_INVALID(f.Compile(), "OutputTensor.Strides {67108864,134217728}",
+                 "make two elements share bytes");
+}
+
 // --- execution-time rules -------------------------------------------------------------
 
 struct Bound {

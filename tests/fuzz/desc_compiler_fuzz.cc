@@ -1,0 +1,129 @@
+// Fuzzes CompileOperator with arbitrary descs: it must never crash, and it must accept exactly
+// the descs that the independent predicate (spec_predicate.h) accepts. A rejection must be
+// InvalidArgument with a message that starts with the operator's name.
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gs/gs.h"
+#include "owned_desc.h"
+#include "reference.h"
+#include "spec_predicate.h"
+
+namespace {
+
+// Mostly small values, so that the shape rules can line up; sometimes anything at all.
+uint32_t SmallOrAny(FuzzedDataProvider& in, uint32_t smallLimit) {
+  const uint8_t pick = in.ConsumeIntegral<uint8_t>();
+  if (pick < 200) return pick % (smallLimit + 1);
+  if (pick < 240) return in.ConsumeIntegral<uint32_t>();
+  return UINT32_MAX - pick % 8;  // near the top: products overflow
+}
+
+// A tensor: its sizes are new, or another tensor's with at most one size changed, so that
+// valid descs are easy to reach; strides absent, small or anything; the byte size exactly the
+// view's, one byte short, or anything.
+void ReadTensor(FuzzedDataProvider& in, const std::vector<gs_reference::OwnedTensor*>& earlier,
+                gs_reference::OwnedTensor* t) {
+  t->type = static_cast<gs::DataType>(SmallOrAny(in, 11));
+  const uint8_t shape = in.ConsumeIntegral<uint8_t>();
+  if (shape < 128 && !earlier.empty()) {
+    t->sizes = earlier[shape % earlier.size()]->sizes;
+    if (!t->sizes.empty() && (shape & 64)) {
+      t->sizes[in.ConsumeIntegral<uint8_t>() % t->sizes.size()] = SmallOrAny(in, 5);
+    }
+  } else {
+    t->sizes.resize(std::min(SmallOrAny(in, 9), 9u));  // beyond 8 is just as wrong as 9
+    for (auto& s : t->sizes) s = SmallOrAny(in, 5);
+  }
+  t->strides.clear();
+  if (in.ConsumeBool()) {
+    t->strides.resize(t->sizes.size());
+    for (auto& s : t->strides) s = SmallOrAny(in, 40);
+  }
+  const uint64_t minimum = [&] {
+    gs::TensorDesc d = t->Desc();
+    const uint32_t bytes = gs_reference::ElementSize(t->type);
+    if (bytes == 0 || d.DimensionCount == 0 || d.DimensionCount > 8) return uint64_t{0};
+    unsigned __int128 extent = 1, packed = 1;
+    for (uint32_t i = d.DimensionCount; i-- > 0;) {
+      const uint64_t stride = d.Strides ? d.Strides[i] : static_cast<uint64_t>(packed);
+      extent += (unsigned __int128)(d.Sizes[i] == 0 ? 0 : d.Sizes[i] - 1) * stride;
+      packed *= d.Sizes[i];
+      if (packed >> 64) return ~uint64_t{0};
+    }
+    extent *= bytes;
+    return extent >> 64 ? ~uint64_t{0} : static_cast<uint64_t>(extent);
+  }();
+  switch (in.ConsumeIntegral<uint8_t>() % 4) {
+    case 0: t->total_bytes = minimum - (minimum > 0); break;
+    case 1: t->total_bytes = in.ConsumeIntegral<uint64_t>(); break;
+    default: t->total_bytes = minimum + in.ConsumeIntegral<uint8_t>() % 4; break;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  FuzzedDataProvider in(data, size);
+  gs_reference::OwnedOperator op;
+  const uint8_t type = in.ConsumeIntegral<uint8_t>();
+  op.type = static_cast<gs::OperatorType>(type < 250 ? type % 6 : type);  // now and then unknown
+  op.axis = SmallOrAny(in, 8);
+  op.index_dimensions = SmallOrAny(in, 8);
+  op.input_dims = SmallOrAny(in, 8);
+  op.indices_dims = SmallOrAny(in, 8);
+  op.batch_dims = SmallOrAny(in, 8);
+  op.reduction = static_cast<gs::Reduction>(SmallOrAny(in, 5));
+  std::vector<gs_reference::OwnedTensor*> earlier;
+  for (auto* t : {&op.input, &op.indices, &op.updates, &op.output}) {
+    ReadTensor(in, earlier, t);
+    earlier.push_back(t);
+  }
+  gs::OperatorDesc desc = op.Desc();
+  // Null pointers where descs have them: the whole desc, a tensor, or a tensor's Sizes.
+  const uint8_t nulls = in.ConsumeIntegral<uint8_t>();
+  if (nulls == 255) desc.Desc = nullptr;
+  if (nulls >= 244 && nulls < 255 && desc.Desc != nullptr) {
+    const gs::TensorDesc** tensor = nullptr;
+    auto pick = [&](auto* d) { tensor = nulls % 2 ? &d->IndicesTensor : &d->InputTensor; };
+    void* d = const_cast<void*>(desc.Desc);
+    switch (desc.Type) {
+      case gs::OperatorType::Gather: pick(static_cast<gs::GatherOperatorDesc*>(d)); break;
+      case gs::OperatorType::GatherElements: pick(static_cast<gs::GatherElementsOperatorDesc*>(d)); break;
+      case gs::OperatorType::GatherNd: pick(static_cast<gs::GatherNdOperatorDesc*>(d)); break;
+      case gs::OperatorType::GatherNd1: pick(static_cast<gs::GatherNd1OperatorDesc*>(d)); break;
+      case gs::OperatorType::ScatterElements: pick(static_cast<gs::ScatterElementsOperatorDesc*>(d)); break;
+      case gs::OperatorType::ScatterNd: pick(static_cast<gs::ScatterNdOperatorDesc*>(d)); break;
+    }
+    if (tensor != nullptr && nulls < 248) *tensor = nullptr;
+    if (tensor != nullptr && nulls >= 248) const_cast<gs::TensorDesc*>(*tensor)->Sizes = nullptr;
+  }
+
+  const bool expected = gs_fuzz::SpecAcceptsDesc(desc);
+  gs::CompiledOperator compiled;
+  const gs::Status status = gs::CompileOperator(desc, &compiled);
+  const bool known = static_cast<uint32_t>(desc.Type) < 6;
+  bool fine = status.ok() == expected && compiled.valid() == status.ok();
+  if (!status.ok()) {
+    fine = fine && status.code() == gs::StatusCode::InvalidArgument && !status.message().empty();
+    if (known) {
+      const std::string name = gs_reference::OperatorName(desc.Type);
+      fine = fine && status.message().compare(0, name.size() + 2, name + ": ") == 0;
+    }
+  }
+  if (!fine) {
+    std::fprintf(stderr, "desc compiler disagrees with the spec predicate (spec says %s):\n%s\n%s: %s\n",
+                 expected ? "accept" : "reject",
+                 desc.Desc ? gs_reference::DescribeOperator(desc).c_str() : "(null desc)",
+                 gs::StatusCodeName(status.code()), status.message().c_str());
+    std::abort();
+  }
+  return 0;
+}
