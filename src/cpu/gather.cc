@@ -1,6 +1,15 @@
-// Gathers, keyed by element size and index type.
+// Gathers, keyed by element size and index type. Three walks, chosen from the plan:
+//   element rows: one element per unit, contiguous output and indices along the last walked
+//     dim: a kernel-set row kernel, in strips one cache line wide or more when each output
+//     element reads another row (axis 0), so that the rows being read stay in cache;
+//   block rows: a contiguous block per unit (rows, embeddings): block copies with the next
+//     blocks prefetched, streamed past the caches when the output is larger than the LLC;
+//   any other walk: unit by unit.
+#include <algorithm>
 #include <cstring>
 
+#include "cpu/gather_plan.h"
+#include "cpu/kernel_set.h"
 #include "cpu/kernels.h"
 #include "cpu/walk.h"
 
@@ -30,11 +39,91 @@ void GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uin
   }
 }
 
+// Rows of the last walked dim through the kernel set's row kernel.
+void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_t* input,
+                       const uint8_t* indices, uint8_t* output, const Parallel& parallel) {
+  const plan::KernelConstants& k = plan.kernel;
+  const GatherRowFn row =
+      ActiveKernels().gatherRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  const uint64_t e = plan.elementSize, x = plan.indexSize;
+  const uint64_t step = k.dataStrides[walk.inner], bound = k.indexedSizes[0];
+  const uint64_t stride = k.indexedStrides[0];
+  // Task t covers strip (t % strips) of rows [rows * (t / strips) / slices, ...).
+  const uint64_t strips = (walk.rowLength + walk.stripWidth - 1) / walk.stripWidth;
+  const uint64_t tasks = strips * walk.rowSlices;
+  parallel.For(tasks, walk.grain, [&](uint64_t first, uint64_t last) {
+    for (uint64_t t = first; t < last; ++t) {
+      const uint64_t strip = t % strips, slice = t / strips;
+      const uint64_t column = strip * walk.stripWidth;
+      const uint64_t width = std::min(walk.stripWidth, walk.rowLength - column);
+      const uint64_t rowBegin = walk.rowCount * slice / walk.rowSlices;
+      const uint64_t rowEnd = walk.rowCount * (slice + 1) / walk.rowSlices;
+      UnitCursor cursor;
+      cursor.Seek(walk.outer, rowBegin);
+      for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next(walk.outer)) {
+        row(input + (cursor.dataOffset + column * step) * e, step, stride, bound,
+            indices + (cursor.indexOffset + column) * x, output + (cursor.iterOffset + column) * e,
+            width);
+      }
+    }
+  });
+}
+
+// One block per unit: copies with the block `kAhead` units on prefetched.
+template <typename IndexT>
+void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+                  uint8_t* output, const Parallel& parallel) {
+  const plan::KernelConstants& k = plan.kernel;
+  const uint64_t e = plan.elementSize;
+  const uint64_t blockBytes = k.blockElements * e;
+  const KernelTable& kernels = ActiveKernels();
+  const bool stream = ShouldStream(k.unitCount * blockBytes, blockBytes);
+  constexpr uint64_t kAhead = 6;
+  const uint64_t prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
+  parallel.For(k.unitCount, GrainUnits(blockBytes + k.tupleSize * sizeof(IndexT)),
+               [&](uint64_t begin, uint64_t end) {
+    UnitCursor cursor, ahead;
+    cursor.Seek(k, begin);
+    ahead.Seek(k, std::min(end, begin + kAhead));
+    for (uint64_t unit = begin; unit < end; ++unit, cursor.Next(k)) {
+      if (unit + kAhead < end) {
+        uint64_t next;
+        if (IndexedOffset<IndexT>(k, indices, ahead, &next)) {
+          const uint8_t* p = input + next * e;
+          for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 3);
+        }
+        ahead.Next(k);
+      }
+      uint8_t* destination = output + cursor.iterOffset * e;
+      uint64_t source;
+      if (!IndexedOffset<IndexT>(k, indices, cursor, &source)) {
+        std::memset(destination, 0, blockBytes);
+      } else if (stream) {
+        kernels.streamCopy(destination, input + source * e, blockBytes);
+      } else {
+        std::memcpy(destination, input + source * e, blockBytes);
+      }
+    }
+    if (stream) kernels.streamFence();
+  });
+}
+
 }  // namespace
 
 void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
+  RowWalk walk;
+  if (PlanElementRows(plan, parallel.concurrency(), &walk)) {
+    GatherElementRows(plan, walk, input, indices, output, parallel);
+    return;
+  }
+  if (k.blockElements * plan.elementSize >= 64) {
+    WithIndexType(plan.indexType, [&](auto index) {
+      GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);
+    });
+    return;
+  }
   WithElementSize(plan.elementSize, [&](auto element) {
     WithIndexType(plan.indexType, [&](auto index) {
       using Element = decltype(element);
