@@ -7,8 +7,9 @@
 //   any other walk: unit by unit.
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
-#include "cpu/gather_plan.h"
+#include "cpu/row_walk.h"
 #include "cpu/kernel_set.h"
 #include "cpu/kernels.h"
 #include "cpu/walk.h"
@@ -48,6 +49,9 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const uint64_t step = k.dataStrides[walk.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
+  // A row that reads one contiguous data row (last axis): prefetch the next one.
+  const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
+  const bool prefetch = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024;
   // Task t covers strip (t % strips) of rows [rows * (t / strips) / slices, ...).
   const uint64_t strips = (walk.rowLength + walk.stripWidth - 1) / walk.stripWidth;
   const uint64_t tasks = strips * walk.rowSlices;
@@ -60,10 +64,32 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
       const uint64_t rowEnd = walk.rowCount * (slice + 1) / walk.rowSlices;
       UnitCursor cursor;
       cursor.Seek(walk.outer, rowBegin);
-      for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next(walk.outer)) {
-        row(input + (cursor.dataOffset + column * step) * e, step, stride, bound,
-            indices + (cursor.indexOffset + column) * x, output + (cursor.iterOffset + column) * e,
-            width);
+      if (walk.packed) {  // every row reads the same rows: cursor.dataOffset stays 0
+        uint8_t* scratch = StripScratch(bound * width * e);
+        PackStrip(input, step, stride, bound, e, column, width, scratch);
+        // Rows of a strip are far apart: the hardware prefetchers do not follow, so hint the
+        // indices and output a few rows ahead.
+        constexpr uint64_t kAhead = 8;
+        UnitCursor ahead;
+        ahead.Seek(walk.outer, std::min(rowEnd, rowBegin + kAhead));
+        for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next(walk.outer)) {
+          if (r + kAhead < rowEnd) {
+            PrefetchRow(indices + (ahead.indexOffset + column) * x, width * x);
+            PrefetchForWrite(output + (ahead.iterOffset + column) * e, width * e);
+            ahead.Next(walk.outer);
+          }
+          row(scratch, 1, width, bound, indices + (cursor.indexOffset + column) * x,
+              output + (cursor.iterOffset + column) * e, width);
+        }
+        continue;
+      }
+      for (uint64_t r = rowBegin; r < rowEnd; ++r) {
+        const uint64_t dataOffset = cursor.dataOffset, indexOffset = cursor.indexOffset;
+        const uint64_t iterOffset = cursor.iterOffset;
+        cursor.Next(walk.outer);
+        if (prefetch && r + 1 < rowEnd) PrefetchRow(input + cursor.dataOffset * e, rowReadBytes);
+        row(input + (dataOffset + column * step) * e, step, stride, bound,
+            indices + (indexOffset + column) * x, output + (iterOffset + column) * e, width);
       }
     }
   });
@@ -109,6 +135,12 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
 }
 
 }  // namespace
+
+uint8_t* StripScratch(uint64_t bytes) {
+  thread_local std::vector<uint8_t> scratch;
+  if (scratch.size() < bytes) scratch.resize(bytes);
+  return scratch.data();
+}
 
 void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                uint8_t* output, const Parallel& parallel) {

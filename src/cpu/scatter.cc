@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "cpu/kernel_set.h"
 #include "cpu/kernels.h"
 #include "cpu/reductions.h"
 #include "cpu/walk.h"
@@ -56,6 +57,8 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
                                  const Parallel& parallel)
     : plan_(plan), indices_(indices), parallel_(parallel) {
   const plan::KernelConstants& k = plan.kernel;
+  strips_ = PlanScatterStrips(plan, &walk_);
+  if (strips_) return;
   const uint64_t updateBytes = k.unitCount * k.blockElements * plan.elementSize;
   const int threads = parallel.concurrency();
   if (threads <= 1 || updateBytes < kParallelBytes || k.unitCount < 2) return;  // in order
@@ -116,7 +119,60 @@ void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) cons
   });
 }
 
+void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const {
+  const plan::KernelConstants& k = plan_.kernel;
+  const RowWalk& w = walk_;
+  const uint64_t e = plan_.elementSize, x = plan_.indexSize;
+  const uint64_t step = k.dataStrides[w.inner], bound = k.indexedSizes[0];
+  const uint64_t stride = k.indexedStrides[0];
+  const ScatterRowFn row =
+      ActiveKernels().scatterRow[ElementSizeLog2(plan_.elementSize)][IndexKind(plan_.indexType)];
+  const CombineFn combine =
+      plan_.reduction == Reduction::None ? nullptr : SelectCombine(plan_.dataType, plan_.reduction);
+  const uint64_t strips = (w.rowLength + w.stripWidth - 1) / w.stripWidth;
+  parallel_.For(strips, w.grain, [&](uint64_t first, uint64_t last) {
+    IeeeFloatScope ieee;
+    for (uint64_t strip = first; strip < last; ++strip) {
+      const uint64_t column = strip * w.stripWidth;
+      const uint64_t width = std::min(w.stripWidth, w.rowLength - column);
+      uint8_t* scratch = StripScratch(bound * width * e);
+      PackStrip(output, step, stride, bound, e, column, width, scratch);
+      constexpr uint64_t kAhead = 8;
+      UnitCursor cursor, ahead;
+      cursor.Seek(w.outer, 0);
+      ahead.Seek(w.outer, std::min(w.rowCount, kAhead));
+      for (uint64_t r = 0; r < w.rowCount; ++r, cursor.Next(w.outer)) {
+        if (r + kAhead < w.rowCount) {
+          PrefetchRow(indices_ + (ahead.indexOffset + column) * x, width * x);
+          PrefetchRow(updates + (ahead.iterOffset + column) * e, width * e);
+          ahead.Next(w.outer);
+        }
+        const uint8_t* rowIndices = indices_ + (cursor.indexOffset + column) * x;
+        const uint8_t* rowUpdates = updates + (cursor.iterOffset + column) * e;
+        if (combine == nullptr) {
+          row(scratch, 1, width, bound, rowIndices, rowUpdates, width);
+          continue;
+        }
+        WithIndexType(plan_.indexType, [&](auto tag) {
+          using IndexT = decltype(tag);
+          for (uint64_t j = 0; j < width; ++j) {
+            uint64_t p;
+            if (ResolveIndex(LoadIndex<IndexT>(rowIndices, j), bound, &p)) {
+              combine(scratch + (p * width + j) * e, rowUpdates + j * e, 1);
+            }
+          }
+        });
+      }
+      UnpackStrip(output, step, stride, bound, e, column, width, scratch);
+    }
+  });
+}
+
 void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
+  if (strips_) {
+    ApplyStrips(updates, output);
+    return;
+  }
   // Reductions on floats must see IEEE arithmetic on every thread that runs them.
   if (bucketStarts_.empty()) {
     IeeeFloatScope ieee;
