@@ -180,10 +180,19 @@ void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
     return;
   }
   const BlockWriter write = MakeWriter(plan_);
+  // Destinations are scattered: hint the block a few moves ahead (for writing).
+  const uint64_t blockBytes = plan_.kernel.blockElements * plan_.elementSize;
+  const uint64_t prefetchBytes = blockBytes >= 64 ? std::min<uint64_t>(blockBytes, 4096) : 0;
+  constexpr uint64_t kAhead = 4;
   parallel_.For(bucketStarts_.size() - 1, 1, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t b = first; b < last; ++b) {
-      for (uint64_t m = bucketStarts_[b]; m < bucketStarts_[b + 1]; ++m) {
+      const uint64_t end = bucketStarts_[b + 1];
+      for (uint64_t m = bucketStarts_[b]; m < end; ++m) {
+        if (prefetchBytes != 0 && m + kAhead < end) {
+          PrefetchForWrite(output + moves_[m + kAhead].destination * write.elementSize,
+                           prefetchBytes);
+        }
         write(output, moves_[m].destination, updates, moves_[m].source);
       }
     }
