@@ -110,6 +110,22 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
 }
 
 void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) const {
+  RowWalk walk;
+  if (plan_.reduction == Reduction::None && PlanElementRows(plan_, 1, &walk)) {
+    // Element rows in row-major order through the kernel set's row kernel.
+    const plan::KernelConstants& k = plan_.kernel;
+    const uint64_t e = plan_.elementSize, x = plan_.indexSize;
+    const ScatterRowFn row =
+        ActiveKernels().scatterRow[ElementSizeLog2(plan_.elementSize)][IndexKind(plan_.indexType)];
+    UnitCursor cursor;
+    cursor.Seek(walk.outer, 0);
+    for (uint64_t r = 0; r < walk.rowCount; ++r, cursor.Next(walk.outer)) {
+      row(output + cursor.dataOffset * e, k.dataStrides[walk.inner], k.indexedStrides[0],
+          k.indexedSizes[0], indices_ + cursor.indexOffset * x, updates + cursor.iterOffset * e,
+          walk.rowLength);
+    }
+    return;
+  }
   const BlockWriter write = MakeWriter(plan_);
   WithIndexType(plan_.indexType, [&](auto tag) {
     ForEachMove<decltype(tag)>(plan_.kernel, indices_, 0, plan_.kernel.unitCount,
