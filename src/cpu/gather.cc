@@ -4,7 +4,7 @@
 //     element reads another row (axis 0), so that the rows being read stay in cache;
 //   block rows: a contiguous block per unit (rows, embeddings): block copies with the next
 //     blocks prefetched, streamed past the caches when the output is larger than the LLC;
-//   any other walk: unit by unit.
+//   any other walk: unit by unit (element units in chunks: offsets and prefetches first).
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -16,6 +16,32 @@
 
 namespace gs::cpu {
 namespace {
+
+// Element units of any other walk (tuples, strided views): offsets of a chunk of units first,
+// each prefetched, then the loads, so that many random reads are in flight at once.
+template <typename Element, typename IndexT>
+void GatherElementChunks(const plan::KernelConstants& k, const uint8_t* input,
+                         const uint8_t* indices, uint8_t* output, uint64_t begin, uint64_t end) {
+  constexpr uint64_t kChunk = 128;
+  constexpr uint64_t kOutOfBounds = ~uint64_t{0};
+  uint64_t sources[kChunk], destinations[kChunk];
+  UnitCursor cursor;
+  cursor.Seek(k, begin);
+  for (uint64_t first = begin; first < end; first += kChunk) {
+    const uint64_t count = std::min(kChunk, end - first);
+    for (uint64_t u = 0; u < count; ++u, cursor.Next(k)) {
+      uint64_t source;
+      destinations[u] = cursor.iterOffset;
+      sources[u] = IndexedOffset<IndexT>(k, indices, cursor, &source) ? source : kOutOfBounds;
+      if (sources[u] != kOutOfBounds) __builtin_prefetch(input + source * sizeof(Element), 0, 3);
+    }
+    for (uint64_t u = 0; u < count; ++u) {
+      Element value{};
+      if (sources[u] != kOutOfBounds) std::memcpy(&value, input + sources[u] * sizeof(Element), sizeof(Element));
+      std::memcpy(output + destinations[u] * sizeof(Element), &value, sizeof(Element));
+    }
+  }
+}
 
 template <typename Element, typename IndexT>
 void GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uint8_t* indices,
@@ -162,7 +188,11 @@ void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indi
       using IndexT = decltype(index);
       const uint64_t grain = GrainUnits(k.blockElements * sizeof(Element) + k.tupleSize * sizeof(IndexT));
       parallel.For(k.unitCount, grain, [&](uint64_t begin, uint64_t end) {
-        GatherUnits<Element, IndexT>(k, input, indices, output, begin, end);
+        if (k.blockElements == 1) {
+          GatherElementChunks<Element, IndexT>(k, input, indices, output, begin, end);
+        } else {
+          GatherUnits<Element, IndexT>(k, input, indices, output, begin, end);
+        }
       });
     });
   });
