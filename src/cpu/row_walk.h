@@ -91,9 +91,14 @@ uint8_t* StripScratch(uint64_t bytes);
 // scratch, packed (row p at p * width).
 inline void PackStrip(const uint8_t* data, uint64_t step, uint64_t stride, uint64_t bound, uint64_t e,
                uint64_t column, uint64_t width, uint8_t* scratch) {
+  constexpr uint64_t kAhead = 8;  // rows far apart: the hardware prefetchers do not follow
   for (uint64_t p = 0; p < bound; ++p) {
     const uint8_t* from = data + (p * stride + column * step) * e;
     uint8_t* to = scratch + p * width * e;
+    if (p + kAhead < bound) {
+      const uint8_t* next = data + ((p + kAhead) * stride + column * step) * e;
+      for (uint64_t b = 0; b < width * step * e; b += 64) __builtin_prefetch(next + b, 0, 3);
+    }
     if (step == 1) {
       std::memcpy(to, from, width * e);
     } else {
@@ -114,9 +119,14 @@ inline void PrefetchForWrite(uint8_t* row, uint64_t bytes) {
 // The reverse of PackStrip: scratch back into the strip's columns.
 inline void UnpackStrip(uint8_t* data, uint64_t step, uint64_t stride, uint64_t bound, uint64_t e,
                         uint64_t column, uint64_t width, const uint8_t* scratch) {
+  constexpr uint64_t kAhead = 8;
   for (uint64_t p = 0; p < bound; ++p) {
     uint8_t* to = data + (p * stride + column * step) * e;
     const uint8_t* from = scratch + p * width * e;
+    if (p + kAhead < bound) {
+      uint8_t* next = data + ((p + kAhead) * stride + column * step) * e;
+      for (uint64_t b = 0; b < width * step * e; b += 64) __builtin_prefetch(next + b, 1, 3);
+    }
     if (step == 1) {
       std::memcpy(to, from, width * e);
     } else {
