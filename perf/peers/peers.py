@@ -200,7 +200,17 @@ def ort_op(case, variant, a, threads):
     node = helper.make_node(names[op], inputs, ["y"], **kw)
     vi = [helper.make_tensor_value_info(n, onnx_types[feeds[n].dtype], list(feeds[n].shape))
           for n in inputs]
-    graph = helper.make_graph([node], "g", vi, [helper.make_tensor_value_info("y", onnx_types[a["input"].dtype], None)])
+    x, i = feeds["x"], feeds["i"]
+    if op == "GATHER_ELEMENTS":
+        out_shape = list(i.shape)
+    elif op == "GATHER":
+        out_shape = list(i.shape) + list(x.shape[1:])
+    elif op in ("GATHER_ND", "GATHER_ND1"):
+        out_shape = list(i.shape[:-1]) + list(x.shape[kw.get("batch_dims", 0) + i.shape[-1]:])
+    else:
+        out_shape = list(x.shape)
+    graph = helper.make_graph([node], "g", vi,
+                              [helper.make_tensor_value_info("y", onnx_types[x.dtype], out_shape)])
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
     so = onnxruntime.SessionOptions()
     so.intra_op_num_threads = threads
