@@ -5,6 +5,7 @@ prints one Markdown table: GB/s and copy_ratio of gs (checked, unchecked) and of
 and 2 threads, and gs checked / best peer at 2 threads.
 
     perf/peers/compare.py --gs-bench build/release/bin/gs-bench [--short] [--filter TEXT]
+    perf/peers/compare.py --table GS_JSON PEERS_JSON   # the table of an earlier run
 """
 import argparse
 import datetime
@@ -65,12 +66,19 @@ def table(gs, peers):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--gs-bench", required=True, help="path of the gs-bench binary")
+    parser.add_argument("--gs-bench", help="path of the gs-bench binary")
+    parser.add_argument("--table", nargs=2, metavar=("GS_JSON", "PEERS_JSON"),
+                        help="print the table of two earlier result files, run nothing")
     parser.add_argument("--short", action="store_true")
     parser.add_argument("--filter", default="", help="only cases whose name contains this")
     parser.add_argument("--runs", default=os.path.join(HERE, "..", "results", "runs"))
     parser.add_argument("--suite", default=None)
     args = parser.parse_args()
+    if args.table:
+        print(table(load(args.table[0]), load(args.table[1])))
+        return
+    if not args.gs_bench:
+        parser.error("--gs-bench is required (or --table)")
     os.makedirs(args.runs, exist_ok=True)
     stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H%M%SZ")
     host = platform.node() or "host"
