@@ -7,6 +7,7 @@
 //   any other walk: unit by unit (element units in chunks: offsets and prefetches first).
 #include <algorithm>
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "cpu/row_walk.h"
@@ -90,9 +91,14 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
       const uint64_t rowEnd = walk.rowCount * (slice + 1) / walk.rowSlices;
       UnitCursor cursor;
       cursor.Seek(walk.outer, rowBegin);
-      if (walk.packed) {  // every row reads the same rows: cursor.dataOffset stays 0
-        uint8_t* scratch = StripScratch(bound * width * e);
-        PackStrip(input, step, stride, bound, e, column, width, scratch);
+      // Every row reads the same rows (cursor.dataOffset stays 0): read them from a packed
+      // copy, or in place when no scratch could be had.
+      uint8_t* scratch = walk.packed ? StripScratch(bound * width * e) : nullptr;
+      if (scratch != nullptr) PackStrip(input, step, stride, bound, e, column, width, scratch);
+      const uint8_t* rows = scratch != nullptr ? scratch : input + column * step * e;
+      const uint64_t rowsStep = scratch != nullptr ? 1 : step;
+      const uint64_t rowsStride = scratch != nullptr ? width : stride;
+      if (walk.packed) {
         // Rows of a strip are far apart: the hardware prefetchers do not follow, so hint the
         // indices and output a few rows ahead.
         constexpr uint64_t kAhead = 8;
@@ -104,7 +110,7 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
             PrefetchForWrite(output + (ahead.iterOffset + column) * e, width * e);
             ahead.Next(walk.outer);
           }
-          row(scratch, 1, width, bound, indices + (cursor.indexOffset + column) * x,
+          row(rows, rowsStep, rowsStride, bound, indices + (cursor.indexOffset + column) * x,
               output + (cursor.iterOffset + column) * e, width);
         }
         continue;
@@ -164,7 +170,13 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
 
 uint8_t* StripScratch(uint64_t bytes) {
   thread_local std::vector<uint8_t> scratch;
-  if (scratch.size() < bytes) scratch.resize(bytes);
+  if (scratch.size() < bytes) {
+    try {
+      scratch.resize(bytes);
+    } catch (const std::bad_alloc&) {  // other tasks may have written: no exception now
+      return nullptr;
+    }
+  }
   return scratch.data();
 }
 

@@ -84,7 +84,8 @@ inline bool PlanScatterStrips(const plan::Plan& plan, RowWalk* walk) {
   return true;
 }
 
-// A task's scratch for packed strips, kept per thread between calls.
+// A task's scratch for packed strips, kept per thread between calls; nullptr when it cannot
+// be allocated (the strip then runs in place: slower, same result).
 uint8_t* StripScratch(uint64_t bytes);
 
 // Copies columns [column, column + width) of the `bound` rows that a strip reads into

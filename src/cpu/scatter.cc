@@ -151,8 +151,12 @@ void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const
     for (uint64_t strip = first; strip < last; ++strip) {
       const uint64_t column = strip * w.stripWidth;
       const uint64_t width = std::min(w.stripWidth, w.rowLength - column);
+      // The strip's output columns, packed; in place when no scratch could be had.
       uint8_t* scratch = StripScratch(bound * width * e);
-      PackStrip(output, step, stride, bound, e, column, width, scratch);
+      if (scratch != nullptr) PackStrip(output, step, stride, bound, e, column, width, scratch);
+      uint8_t* columns = scratch != nullptr ? scratch : output + column * step * e;
+      const uint64_t columnsStep = scratch != nullptr ? 1 : step;
+      const uint64_t columnsStride = scratch != nullptr ? width : stride;
       constexpr uint64_t kAhead = 8;
       UnitCursor cursor, ahead;
       cursor.Seek(w.outer, 0);
@@ -166,7 +170,7 @@ void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const
         const uint8_t* rowIndices = indices_ + (cursor.indexOffset + column) * x;
         const uint8_t* rowUpdates = updates + (cursor.iterOffset + column) * e;
         if (combine == nullptr) {
-          row(scratch, 1, width, bound, rowIndices, rowUpdates, width);
+          row(columns, columnsStep, columnsStride, bound, rowIndices, rowUpdates, width);
           continue;
         }
         WithIndexType(plan_.indexType, [&](auto tag) {
@@ -174,12 +178,12 @@ void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const
           for (uint64_t j = 0; j < width; ++j) {
             uint64_t p;
             if (ResolveIndex(LoadIndex<IndexT>(rowIndices, j), bound, &p)) {
-              combine(scratch + (p * width + j) * e, rowUpdates + j * e, 1);
+              combine(columns + (p * columnsStride + j * columnsStep) * e, rowUpdates + j * e, 1);
             }
           }
         });
       }
-      UnpackStrip(output, step, stride, bound, e, column, width, scratch);
+      if (scratch != nullptr) UnpackStrip(output, step, stride, bound, e, column, width, scratch);
     }
   });
 }
