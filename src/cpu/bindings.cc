@@ -32,7 +32,8 @@ bool SameView(const plan::TensorView& a, const plan::TensorView& b) {
 }  // namespace
 
 Status CheckBindings(const plan::Plan& plan, const TensorBindings& bindings, BoundBuffers* bound) {
-  const std::string op = OperatorTypeName(plan.op);
+  // Names are made into strings only for an error message: a small call must not allocate.
+  const char* op = OperatorTypeName(plan.op);
   const Binding all[] = {
       {TensorRole::Input, reinterpret_cast<uintptr_t>(bindings.InputTensor.Data),
        bindings.InputTensor.SizeInBytes},
@@ -45,12 +46,12 @@ Status CheckBindings(const plan::Plan& plan, const TensorBindings& bindings, Bou
   };
   for (const Binding& b : all) {
     const plan::TensorView& view = plan.tensor(b.role);
-    const std::string name = TensorRoleName(b.role);
+    const char* name = TensorRoleName(b.role);
     if (!view.present) continue;
-    if (b.address == 0) return Status(StatusCode::InvalidArgument, op + ": " + name + " is bound to a null pointer");
+    if (b.address == 0) return Status(StatusCode::InvalidArgument, std::string(op) + ": " + name + " is bound to a null pointer");
     if (b.size < view.totalSizeInBytes) {
       return Status(StatusCode::InvalidArgument,
-                    op + ": " + name + " is bound to " + std::to_string(b.size) +
+                    std::string(op) + ": " + name + " is bound to " + std::to_string(b.size) +
                         " bytes but its TotalTensorSizeInBytes is " +
                         std::to_string(view.totalSizeInBytes) +
                         "; the bound buffer must be at least that large");
@@ -58,13 +59,13 @@ Status CheckBindings(const plan::Plan& plan, const TensorBindings& bindings, Bou
     const uint32_t elementSize = ElementSizeInBytes(view.dataType);
     if (b.address % elementSize != 0) {
       return Status(StatusCode::InvalidArgument,
-                    op + ": " + name + " is bound at address " + Hex(b.address) +
+                    std::string(op) + ": " + name + " is bound at address " + Hex(b.address) +
                         ", which is not aligned to its " + std::to_string(elementSize) +
                         "-byte elements");
     }
     if (UINTPTR_MAX - b.address < view.totalSizeInBytes) {
       return Status(StatusCode::InvalidArgument,
-                    op + ": " + name + " at " + Hex(b.address) + " with " +
+                    std::string(op) + ": " + name + " at " + Hex(b.address) + " with " +
                         std::to_string(view.totalSizeInBytes) + " bytes wraps the address space");
     }
   }
@@ -90,7 +91,7 @@ Status CheckBindings(const plan::Plan& plan, const TensorBindings& bindings, Bou
               "the same address with the same view)";
     }
     return Status(StatusCode::InvalidArgument,
-                  op + ": OutputTensor's buffer [" + Hex(output.address) + ", +" +
+                  std::string(op) + ": OutputTensor's buffer [" + Hex(output.address) + ", +" +
                       std::to_string(outputView.totalSizeInBytes) + ") overlaps " +
                       TensorRoleName(b.role) + "'s buffer [" + Hex(b.address) + ", +" +
                       std::to_string(view.totalSizeInBytes) + "); " + rule);

@@ -15,14 +15,14 @@ namespace {
 
 Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
                const CpuExecuteOptions& options) {
-  const std::string op = OperatorTypeName(plan.op);
+  const char* op = OperatorTypeName(plan.op);
   if (options.ThreadCount < 0) {
     return Status(StatusCode::InvalidArgument,
-                  op + ": CpuExecuteOptions.ThreadCount is " + std::to_string(options.ThreadCount) +
+                  std::string(op) + ": CpuExecuteOptions.ThreadCount is " + std::to_string(options.ThreadCount) +
                       "; it must be 0 (default) or positive");
   }
   if (options.Checking != IndexChecking::Checked && options.Checking != IndexChecking::Unchecked) {
-    return Status(StatusCode::InvalidArgument, op + ": CpuExecuteOptions.Checking is not a known mode");
+    return Status(StatusCode::InvalidArgument, std::string(op) + ": CpuExecuteOptions.Checking is not a known mode");
   }
   cpu::BoundBuffers bound;
   Status status = cpu::CheckBindings(plan, bindings, &bound);

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "cpu/kernel_set.h"
 #include "cpu/kernels.h"
 #include "cpu/reductions.h"
 #include "cpu/walk.h"
@@ -56,6 +57,8 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
                                  const Parallel& parallel)
     : plan_(plan), indices_(indices), parallel_(parallel) {
   const plan::KernelConstants& k = plan.kernel;
+  strips_ = PlanScatterStrips(plan, &walk_);
+  if (strips_) return;
   const uint64_t updateBytes = k.unitCount * k.blockElements * plan.elementSize;
   const int threads = parallel.concurrency();
   if (threads <= 1 || updateBytes < kParallelBytes || k.unitCount < 2) return;  // in order
@@ -107,6 +110,22 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
 }
 
 void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) const {
+  RowWalk walk;
+  if (plan_.reduction == Reduction::None && PlanElementRows(plan_, 1, &walk)) {
+    // Element rows in row-major order through the kernel set's row kernel.
+    const plan::KernelConstants& k = plan_.kernel;
+    const uint64_t e = plan_.elementSize, x = plan_.indexSize;
+    const ScatterRowFn row =
+        ActiveKernels().scatterRow[ElementSizeLog2(plan_.elementSize)][IndexKind(plan_.indexType)];
+    UnitCursor cursor;
+    cursor.Seek(walk.outer, 0);
+    for (uint64_t r = 0; r < walk.rowCount; ++r, cursor.Next(walk.outer)) {
+      row(output + cursor.dataOffset * e, k.dataStrides[walk.inner], k.indexedStrides[0],
+          k.indexedSizes[0], indices_ + cursor.indexOffset * x, updates + cursor.iterOffset * e,
+          walk.rowLength);
+    }
+    return;
+  }
   const BlockWriter write = MakeWriter(plan_);
   WithIndexType(plan_.indexType, [&](auto tag) {
     ForEachMove<decltype(tag)>(plan_.kernel, indices_, 0, plan_.kernel.unitCount,
@@ -116,7 +135,64 @@ void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) cons
   });
 }
 
+void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const {
+  const plan::KernelConstants& k = plan_.kernel;
+  const RowWalk& w = walk_;
+  const uint64_t e = plan_.elementSize, x = plan_.indexSize;
+  const uint64_t step = k.dataStrides[w.inner], bound = k.indexedSizes[0];
+  const uint64_t stride = k.indexedStrides[0];
+  const ScatterRowFn row =
+      ActiveKernels().scatterRow[ElementSizeLog2(plan_.elementSize)][IndexKind(plan_.indexType)];
+  const CombineFn combine =
+      plan_.reduction == Reduction::None ? nullptr : SelectCombine(plan_.dataType, plan_.reduction);
+  const uint64_t strips = (w.rowLength + w.stripWidth - 1) / w.stripWidth;
+  parallel_.For(strips, w.grain, [&](uint64_t first, uint64_t last) {
+    IeeeFloatScope ieee;
+    for (uint64_t strip = first; strip < last; ++strip) {
+      const uint64_t column = strip * w.stripWidth;
+      const uint64_t width = std::min(w.stripWidth, w.rowLength - column);
+      // The strip's output columns, packed; in place when no scratch could be had.
+      uint8_t* scratch = StripScratch(bound * width * e);
+      if (scratch != nullptr) PackStrip(output, step, stride, bound, e, column, width, scratch);
+      uint8_t* columns = scratch != nullptr ? scratch : output + column * step * e;
+      const uint64_t columnsStep = scratch != nullptr ? 1 : step;
+      const uint64_t columnsStride = scratch != nullptr ? width : stride;
+      constexpr uint64_t kAhead = 8;
+      UnitCursor cursor, ahead;
+      cursor.Seek(w.outer, 0);
+      ahead.Seek(w.outer, std::min(w.rowCount, kAhead));
+      for (uint64_t r = 0; r < w.rowCount; ++r, cursor.Next(w.outer)) {
+        if (r + kAhead < w.rowCount) {
+          PrefetchRow(indices_ + (ahead.indexOffset + column) * x, width * x);
+          PrefetchRow(updates + (ahead.iterOffset + column) * e, width * e);
+          ahead.Next(w.outer);
+        }
+        const uint8_t* rowIndices = indices_ + (cursor.indexOffset + column) * x;
+        const uint8_t* rowUpdates = updates + (cursor.iterOffset + column) * e;
+        if (combine == nullptr) {
+          row(columns, columnsStep, columnsStride, bound, rowIndices, rowUpdates, width);
+          continue;
+        }
+        WithIndexType(plan_.indexType, [&](auto tag) {
+          using IndexT = decltype(tag);
+          for (uint64_t j = 0; j < width; ++j) {
+            uint64_t p;
+            if (ResolveIndex(LoadIndex<IndexT>(rowIndices, j), bound, &p)) {
+              combine(columns + (p * columnsStride + j * columnsStep) * e, rowUpdates + j * e, 1);
+            }
+          }
+        });
+      }
+      if (scratch != nullptr) UnpackStrip(output, step, stride, bound, e, column, width, scratch);
+    }
+  });
+}
+
 void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
+  if (strips_) {
+    ApplyStrips(updates, output);
+    return;
+  }
   // Reductions on floats must see IEEE arithmetic on every thread that runs them.
   if (bucketStarts_.empty()) {
     IeeeFloatScope ieee;
@@ -124,10 +200,19 @@ void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
     return;
   }
   const BlockWriter write = MakeWriter(plan_);
+  // Destinations are scattered: hint the block a few moves ahead (for writing).
+  const uint64_t blockBytes = plan_.kernel.blockElements * plan_.elementSize;
+  const uint64_t prefetchBytes = blockBytes >= 64 ? std::min<uint64_t>(blockBytes, 4096) : 0;
+  constexpr uint64_t kAhead = 4;
   parallel_.For(bucketStarts_.size() - 1, 1, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t b = first; b < last; ++b) {
-      for (uint64_t m = bucketStarts_[b]; m < bucketStarts_[b + 1]; ++m) {
+      const uint64_t end = bucketStarts_[b + 1];
+      for (uint64_t m = bucketStarts_[b]; m < end; ++m) {
+        if (prefetchBytes != 0 && m + kAhead < end) {
+          PrefetchForWrite(output + moves_[m + kAhead].destination * write.elementSize,
+                           prefetchBytes);
+        }
         write(output, moves_[m].destination, updates, moves_[m].source);
       }
     }

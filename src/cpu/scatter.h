@@ -3,13 +3,16 @@
 // The last update in row-major order of the updates wins, and reductions fold in that order,
 // whatever the thread count. Units are bucketed by destination range (a counting sort that
 // keeps row-major order inside each bucket); each bucket is then applied by one task. Units
-// whose blocks overlap start at the same offset, so they always share a bucket.
+// whose blocks overlap start at the same offset, so they always share a bucket. Element
+// scatters along a dim other than the last need no buckets: columns own disjoint outputs, so
+// strips of columns run in parallel, each in row order (PlanScatterStrips).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "cpu/parallel.h"
+#include "cpu/row_walk.h"
 #include "plan/plan.h"
 
 namespace gs::cpu {
@@ -30,12 +33,15 @@ class ScatterSchedule {
   };
 
   void ApplyInOrder(const uint8_t* updates, uint8_t* output) const;
+  void ApplyStrips(const uint8_t* updates, uint8_t* output) const;
 
   const plan::Plan& plan_;
   const uint8_t* indices_;
   const Parallel& parallel_;
   std::vector<Move> moves_;             // grouped by bucket, row-major inside each
   std::vector<uint64_t> bucketStarts_;  // bucket b owns moves_[starts[b], starts[b + 1])
+  bool strips_ = false;                 // column strips instead of buckets (row_walk.h)
+  RowWalk walk_;
 };
 
 }  // namespace gs::cpu

@@ -4,6 +4,7 @@
 #include <limits>
 #include <string>
 
+#include "cpu/kernel_set.h"
 #include "cpu/walk.h"
 
 namespace gs::cpu {
@@ -63,9 +64,19 @@ Status ValidateIndices(const plan::Plan& plan, const uint8_t* indices, const Par
     using IndexT = decltype(tag);
     std::atomic<uint64_t> firstBad{kNone};
     constexpr uint64_t kGrain = 1 << 16;
+    // Indices contiguous in row-major order (the usual case): the kernel set's vector check.
+    const bool contiguous = v.rank == 0 || (v.rank == 1 && v.strides[0] == 1);
+    const FirstBadFn check = ActiveKernels().firstBad[IndexKind(plan.indexType)];
     parallel.For(v.elementCount, kGrain, [&](uint64_t begin, uint64_t end) {
       if (begin > firstBad.load(std::memory_order_relaxed)) return;  // an earlier one is known
-      const uint64_t bad = FirstBadInRange<IndexT>(v, indices, begin, end);
+      uint64_t bad = kNone;
+      if (contiguous) {
+        const uint64_t j = check(indices + begin * sizeof(IndexT), end - begin, v.bounds,
+                                 v.tupleSize, begin % v.tupleSize);
+        if (j < end - begin) bad = begin + j;
+      } else {
+        bad = FirstBadInRange<IndexT>(v, indices, begin, end);
+      }
       uint64_t seen = firstBad.load(std::memory_order_relaxed);
       while (bad < seen && !firstBad.compare_exchange_weak(seen, bad)) {
       }

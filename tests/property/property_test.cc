@@ -2,6 +2,7 @@
 // byte on random valid cases. Seeds are fixed, so every run checks the same cases.
 //   GS_PROPERTY_REPRO=kind:seed  reruns one case (printed by a failure) on 1, 2 and all threads
 //   GS_PROPERTY_SCALE=n          runs n times as many seeds (a longer soak)
+// Every case runs on every CPU kernel set this machine supports (scalar, sse2, avx2, avx512).
 #include <gtest/gtest.h>
 
 #include <oneapi/tbb/task_arena.h>
@@ -11,6 +12,7 @@
 #include <set>
 #include <string>
 
+#include "cpu/kernel_set.h"
 #include "engine_check.h"
 #include "random_desc.h"
 
@@ -24,11 +26,27 @@ uint64_t Scale() {
 
 constexpr int kMaxReportedFailures = 8;
 
+std::vector<gs::cpu::KernelSet> SupportedKernelSets() {
+  std::vector<gs::cpu::KernelSet> sets;
+  for (uint32_t i = 0; i < gs::cpu::kKernelSetCount; ++i) {
+    const auto set = static_cast<gs::cpu::KernelSet>(i);
+    if (gs::cpu::KernelSetSupported(set)) sets.push_back(set);
+  }
+  return sets;
+}
+
+// Restores the process's kernel set when a sweep ends.
+struct KernelSetRestorer {
+  gs::cpu::KernelSet saved = gs::cpu::ActiveKernelSet();
+  ~KernelSetRestorer() { gs::cpu::ForceKernelSet(saved); }
+};
+
 // Runs `count` seeds of one kind; each case on its suggested thread count, or on every
 // configuration when `all_threads` (1, 2, the default, and 3 tasks in a caller's 2-thread arena).
 void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
   count *= Scale();
   tbb::task_arena arena(2);
+  const KernelSetRestorer restore;
   int failures = 0;
   for (uint64_t seed = 0; seed < count && failures < kMaxReportedFailures; ++seed) {
     const RandomCase c = GenerateCase(kind, seed);
@@ -41,8 +59,18 @@ void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
     if (problem.empty()) {
       std::vector<EngineOptions> runs = {{c.thread_count, nullptr}};
       if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {3, &arena}};
-      for (const EngineOptions& options : runs) {
-        problem = CheckEngine(c, expected, compiled, options);
+      for (gs::cpu::KernelSet set : SupportedKernelSets()) {
+        gs::cpu::ForceKernelSet(set);
+        // Every thread configuration on the process's own set; the suggested one on the others.
+        const bool own = set == restore.saved;
+        for (const EngineOptions& options :
+             own ? runs : std::vector<EngineOptions>{{c.thread_count, nullptr}}) {
+          problem = CheckEngine(c, expected, compiled, options);
+          if (!problem.empty()) {
+            problem = std::string("kernel set ") + gs::cpu::KernelSetName(set) + ": " + problem;
+            break;
+          }
+        }
         if (!problem.empty()) break;
       }
     }
@@ -62,6 +90,26 @@ TEST(Property, CheckedBadIndicesFailCleanly) { Sweep(CaseKind::CheckedBad, 264 *
 TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
 TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 200, true); }
+TEST(Property, StripWalksOnEveryThreadCount) { Sweep(CaseKind::Strips, 22 * 16, true); }
+
+// The kernel sets: scalar always; forcing a supported set makes it the active one, and an
+// unsupported one is refused.
+TEST(KernelSets, ForcingSelectsTheSet) {
+  const KernelSetRestorer restore;
+  EXPECT_TRUE(gs::cpu::KernelSetSupported(gs::cpu::KernelSet::Scalar));
+  for (uint32_t i = 0; i < gs::cpu::kKernelSetCount; ++i) {
+    const auto set = static_cast<gs::cpu::KernelSet>(i);
+    const gs::cpu::KernelSet before = gs::cpu::ActiveKernelSet();
+    EXPECT_EQ(gs::cpu::ForceKernelSet(set), gs::cpu::KernelSetSupported(set));
+    EXPECT_EQ(gs::cpu::ActiveKernelSet(), gs::cpu::KernelSetSupported(set) ? set : before);
+    gs::cpu::KernelSet parsed;
+    ASSERT_TRUE(gs::cpu::ParseKernelSet(gs::cpu::KernelSetName(set), &parsed));
+    EXPECT_EQ(parsed, set);
+  }
+  std::cout << "kernel sets run by the property tests:";
+  for (gs::cpu::KernelSet set : SupportedKernelSets()) std::cout << " " << gs::cpu::KernelSetName(set);
+  std::cout << "\n";
+}
 
 // Reruns one case, GS_PROPERTY_REPRO=kind:seed, on every thread count (without it, a large
 // reduction case, so the test always checks something).

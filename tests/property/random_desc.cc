@@ -110,6 +110,27 @@ Shapes ElementsShapes(Rng& rng, uint32_t rank, uint64_t budget, bool large, bool
   return s;
 }
 
+// Elements shapes with at least 64 rows of at least 64 elements each along the walk (the CPU
+// engine's strip walks start there): mostly axis 0, some axis 1 of three dims.
+Shapes StripShapes(Rng& rng, bool scatter) {
+  Shapes s;
+  const bool rank3 = rng.Chance(40);
+  s.axis = rank3 && rng.Chance(30) ? 1 : 0;
+  if (!rank3) {
+    s.input = {static_cast<uint32_t>(rng.Range(1, 300)), static_cast<uint32_t>(rng.Range(64, 700))};
+  } else {
+    s.input = {static_cast<uint32_t>(rng.Range(1, 8)), static_cast<uint32_t>(rng.Range(1, 8)),
+               static_cast<uint32_t>(rng.Range(16, 100))};
+    s.input[s.axis] = static_cast<uint32_t>(rng.Range(1, 200));
+  }
+  s.indices = s.input;
+  s.indices[s.axis] = static_cast<uint32_t>(rng.Range(64, 200));
+  s.output = scatter ? s.input : s.indices;
+  if (scatter) s.updates = s.indices;
+  s.indexed_dim = {s.input[s.axis]};
+  return s;
+}
+
 // Output = {In[0..Axis), last k of Indices, In(Axis..]}: n = rank - 1 + k dims. With k >= 2
 // the first k - 1 must be Input's leading ones (the only thing that may be cropped), so Axis
 // >= k - 1 and Input[0..k-1) = 1; with fewer dims the output gets leading ones.
@@ -366,13 +387,15 @@ const char* CaseKindName(CaseKind kind) {
     case CaseKind::Unchecked: return "unchecked";
     case CaseKind::InPlace: return "in-place";
     case CaseKind::Large: return "large";
+    case CaseKind::Strips: return "strips";
   }
   return "?";
 }
 
 bool ParseCaseKind(const std::string& name, CaseKind* kind) {
   for (CaseKind k : {CaseKind::Basic, CaseKind::Reduction, CaseKind::CheckedBad,
-                     CaseKind::Unchecked, CaseKind::InPlace, CaseKind::Large}) {
+                     CaseKind::Unchecked, CaseKind::InPlace, CaseKind::Large,
+                     CaseKind::Strips}) {
     if (name == CaseKindName(k)) {
       *kind = k;
       return true;
@@ -398,8 +421,12 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
   c.seed = seed;
   const bool scatter_only = kind == CaseKind::Reduction || kind == CaseKind::InPlace;
   const bool large = kind == CaseKind::Large;
+  const bool strips = kind == CaseKind::Strips;
   // The seed's low digits walk every operator x element type x index type combination.
-  const OperatorType type = scatter_only ? kScatters[seed % 2] : kOperators[seed % 6];
+  const OperatorType type = strips ? (seed % 2 ? OperatorType::ScatterElements
+                                               : OperatorType::GatherElements)
+                            : scatter_only ? kScatters[seed % 2]
+                                           : kOperators[seed % 6];
   const DataType element = kElementTypes[(seed / 6) % 11];
   const DataType index = kIndexTypes[(seed / 66) % 4];
   const bool scatter = type == OperatorType::ScatterElements || type == OperatorType::ScatterNd;
@@ -411,7 +438,11 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
   const uint64_t min_moving = large ? 100000 : medium ? 4096 : rng.Chance(80) ? 8 : 1;
   const uint64_t max_moving = large ? 400000 : medium ? 40000 : 2048;
   Shapes shapes;
-  for (;;) {
+  while (strips) {
+    shapes = StripShapes(rng, scatter);
+    if (MovingCount(shapes, scatter) <= 400000) break;
+  }
+  while (!strips) {
     const uint32_t rank = static_cast<uint32_t>(large ? rng.Range(1, 5) : rng.Range(1, 8));
     const uint64_t budget = large ? 400000 : medium ? rng.Range(512, 20000) : rng.Range(8, 512);
     shapes = RandomShapes(rng, type, rank, budget, large);
@@ -440,12 +471,12 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
     bad = Bad::Checked;
   } else if (kind == CaseKind::Unchecked) {
     bad = Bad::Unchecked;
-  } else if (kind == CaseKind::InPlace || kind == CaseKind::Large) {
+  } else if (kind == CaseKind::InPlace || kind == CaseKind::Large || strips) {
     const uint64_t r = rng.Range(0, 99);
     bad = r < 20 ? Bad::Checked : r < 45 ? Bad::Unchecked : Bad::None;
   }
   c.in_place = kind == CaseKind::InPlace ||
-               (scatter && (kind == CaseKind::CheckedBad || kind == CaseKind::Large) &&
+               (scatter && (kind == CaseKind::CheckedBad || kind == CaseKind::Large || strips) &&
                 rng.Chance(30));
   op.input = MakeTensor(rng, element, shapes.input, /*read_only=*/!c.in_place);
   op.indices = MakeTensor(rng, index, shapes.indices, true);
@@ -454,6 +485,15 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
     op.output = op.input;
   } else {
     op.output = MakeTensor(rng, element, shapes.output, false);
+  }
+  if (strips && rng.Chance(60)) {  // mostly packed, as the strip walks need
+    for (OwnedTensor* t : {&op.input, &op.indices, &op.updates, &op.output}) {
+      if (t->sizes.empty() || (c.in_place && t == &op.output)) continue;
+      t->strides.clear();
+      t->total_bytes = (gs_reference::ViewSpanInElements(t->Desc()) + (rng.Chance(50) ? 0 : 3)) *
+                       ElementSize(t->type);
+    }
+    if (c.in_place) op.output = op.input;
   }
 
   const bool stress = kind == CaseKind::Reduction || rng.Chance(30);

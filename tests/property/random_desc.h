@@ -18,6 +18,8 @@ enum class CaseKind {
   Unchecked,   // unchecked mode with out-of-range indices: zeros / dropped updates
   InPlace,     // scatters with Output bound to the Input buffer
   Large,       // 100k+ output elements (or updates) so the parallel paths run
+  Strips,      // GatherElements/ScatterElements with long rows along axis 0 (and some along
+               // axis 1): the CPU engine's column-strip walks
 };
 
 const char* CaseKindName(CaseKind kind);

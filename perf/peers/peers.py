@@ -1,0 +1,312 @@
+#!/usr/bin/python3
+"""The perf suite (shared/perf/suite.json) on gs's peers: PyTorch, NumPy and, when installed,
+ONNX Runtime, each at 1 and 2 threads with its own same-process copy baseline.
+
+Writes Google Benchmark-format JSON: one benchmark per case, variant, peer and thread count,
+named <case>[/<variant>]/<peer>/threads:<n>, with real_time/cpu_time (ns, the median call),
+bytes_per_second and GB_per_s (the suite's byte model), and copy_ratio (bytes/s over a copy
+of the same bytes, same peer, same thread count, same process). Run by perf/peers/compare.py
+beside gs-bench; see perf/README.md.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+
+import numpy as np
+
+try:
+    import torch
+except ImportError:  # the comparison runs without the peers that are missing
+    torch = None
+try:
+    import onnx
+    import onnxruntime
+    from onnx import TensorProto, helper
+except ImportError:
+    onnxruntime = None
+
+NP_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT8": np.int8, "UINT8": np.uint8,
+             "INT32": np.int32, "INT64": np.int64, "UINT32": np.uint32, "UINT64": np.uint64}
+
+
+def measure(fn, min_time, max_reps=15):
+    """Warm-up, then repetitions until >= 3 and >= min_time seconds (at most max_reps); the
+    median seconds of one call (the suite's timing rule)."""
+    fn()
+    times = []
+    start = time.perf_counter()
+    while len(times) < 3 or (time.perf_counter() - start < min_time and len(times) < max_reps):
+        t0 = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times), len(times)
+
+
+def make_indices(case, rng):
+    """Indices with the case's distribution (not the values gs-bench draws: the same law)."""
+    shapes, attrs = case["shapes"], case.get("attributes", {})
+    ishape = shapes["IndicesTensor"]
+    inp = shapes["InputTensor"]
+    op = case["op"]
+    dtype = NP_DTYPES[case["index_dtype"]]
+    if op in ("GATHER_ND", "GATHER_ND1", "SCATTER_ND"):
+        rank = len(inp)
+        idc = attrs.get("InputDimensionCount", rank)
+        batch = attrs.get("BatchDimensionCount", 0)
+        first = rank - idc + batch
+        q = ishape[-1]
+        bounds = [inp[first + k] for k in range(q)]
+    else:
+        bounds = [inp[attrs.get("Axis", 0)]]
+    count = int(np.prod(ishape))
+    if case.get("indices", {}).get("distribution", "uniform") == "unique":
+        flat = rng.choice(bounds[0], size=count, replace=False)
+    else:
+        cols = [rng.integers(0, b, size=count // len(bounds)) for b in bounds]
+        flat = np.stack(cols, axis=1).reshape(-1)
+    return flat.astype(dtype).reshape(ishape)
+
+
+def data(shape, dtype, rng):
+    a = np.empty(shape, dtype=dtype)
+    a.reshape(-1)[:] = (np.arange(a.size) % 1021).astype(dtype)  # touches every page
+    return a
+
+
+class Copy:
+    """The same-process copy baseline: total/2 bytes (total bytes moved), timed both as
+    numpy.copyto and as torch's copy_ on n threads; the faster one is the baseline (Debian's
+    torch copies at well under memory speed, which would flatter its own ratios)."""
+
+    def __init__(self, total):
+        self.src = np.full(total // 8, 1.0, dtype=np.float32)
+        self.dst = np.zeros_like(self.src)
+
+    def seconds(self, threads, min_time):
+        best, _ = measure(lambda: np.copyto(self.dst, self.src), min_time)
+        if torch is not None:
+            torch.set_num_threads(threads)
+            s, d = torch.from_numpy(self.src), torch.from_numpy(self.dst)
+            best = min(best, measure(lambda: d.copy_(s), min_time)[0])
+        return best
+
+
+def torch_op(case, variant, t):
+    """A closure running the case on torch tensors t (dict of tensors), or None."""
+    op, attrs = case["op"], case.get("attributes", {})
+    x, idx, out = t["input"], t["indices"], t.get("output")
+    if op == "GATHER_ELEMENTS":
+        axis = attrs.get("Axis", 0)
+        if idx.dtype == torch.int64:
+            return lambda: torch.gather(x, axis, idx, out=out)
+        return lambda: torch.gather(x, axis, idx.long(), out=out)  # torch takes int64 only
+    if op == "GATHER":
+        flat = idx.reshape(-1)
+        shaped = out.view(flat.numel(), *x.shape[1:])
+        return lambda: torch.index_select(x, 0, flat, out=shaped)
+    if op == "GATHER_ND":
+        q = idx.shape[-1]
+        if q == 1:
+            flat = idx.reshape(-1)
+            return lambda: torch.index_select(x, 0, flat, out=out.view(flat.numel(), *x.shape[1:]))
+        strides = torch.tensor([x.stride(k) for k in range(q)], dtype=torch.int64)
+        # torch.take on flat offsets (the best torch way measured in the issue)
+        return lambda: torch.take(x, (idx.long() * strides).sum(-1), out=out.view(-1))
+    if op == "GATHER_ND1":  # batch dim 1, q = 1: rows of each batch
+        def run():
+            for b in range(x.shape[0]):
+                torch.index_select(x[b], 0, idx[b].reshape(-1), out=out[b])
+        return run
+    if op == "SCATTER_ND":  # q = 1: whole rows
+        flat = idx.reshape(-1)
+        upd = t["updates"]
+        if variant == "inplace":
+            return lambda: x.index_copy_(0, flat, upd)
+        return lambda: (out.copy_(x), out.index_copy_(0, flat, upd))
+    if op == "SCATTER_ELEMENTS":
+        axis = attrs.get("Axis", 0)
+        upd = t["updates"]
+        lidx = idx if idx.dtype == torch.int64 else None
+        if variant == "inplace":
+            return lambda: x.scatter_(axis, lidx if lidx is not None else idx.long(), upd)
+        return lambda: (out.copy_(x), out.scatter_(axis, lidx if lidx is not None else idx.long(), upd))
+    return None
+
+
+def numpy_op(case, variant, a):
+    op, attrs = case["op"], case.get("attributes", {})
+    x, idx, out = a["input"], a["indices"], a.get("output")
+    if op == "GATHER_ELEMENTS":
+        axis = attrs.get("Axis", 0)
+        return lambda: np.copyto(out, np.take_along_axis(x, idx, axis))
+    if op in ("GATHER", "GATHER_ND") and idx.shape[-1] >= 1 and (op == "GATHER" or idx.shape[-1] == 1):
+        flat = idx.reshape(-1)
+        return lambda: np.take(x, flat, axis=0, out=out.reshape(flat.size, *x.shape[1:]))
+    if op == "GATHER_ND":
+        cols = tuple(idx[:, k] for k in range(idx.shape[-1]))
+        return lambda: np.copyto(out.reshape(-1), x[cols])
+    if op == "GATHER_ND1":
+        def run():
+            for b in range(x.shape[0]):
+                np.take(x[b], idx[b].reshape(-1), axis=0, out=out[b])
+        return run
+    if op == "SCATTER_ND":
+        flat = idx.reshape(-1)
+        upd = a["updates"]
+        if variant == "inplace":
+            def run():
+                x[flat] = upd
+            return run
+
+        def run_copy():
+            np.copyto(out, x)
+            out[flat] = upd
+        return run_copy
+    if op == "SCATTER_ELEMENTS":
+        axis = attrs.get("Axis", 0)
+        upd = a["updates"]
+        if variant == "inplace":
+            return lambda: np.put_along_axis(x, idx, upd, axis)
+        return lambda: (np.copyto(out, x), np.put_along_axis(out, idx, upd, axis))
+    return None
+
+
+def ort_op(case, variant, a, threads):
+    """The case as a one-node ONNX graph on ONNX Runtime's CPU provider (copy+scatter and
+    in place are the same call there: ONNX scatters always write a new output)."""
+    op, attrs = case["op"], case.get("attributes", {})
+    onnx_types = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
+                  np.dtype(np.int8): TensorProto.INT8, np.dtype(np.int64): TensorProto.INT64,
+                  np.dtype(np.int32): TensorProto.INT32}
+    names = {"GATHER_ELEMENTS": "GatherElements", "GATHER": "Gather", "GATHER_ND": "GatherND",
+             "GATHER_ND1": "GatherND", "SCATTER_ND": "ScatterND",
+             "SCATTER_ELEMENTS": "ScatterElements"}
+    inputs = ["x", "i"] + (["u"] if op.startswith("SCATTER") else [])
+    kw = {}
+    if op in ("GATHER_ELEMENTS", "GATHER", "SCATTER_ELEMENTS"):
+        kw["axis"] = attrs.get("Axis", 0)
+    if op == "GATHER_ND1":
+        kw["batch_dims"] = attrs.get("BatchDimensionCount", 0)
+    feeds = {"x": a["input"], "i": a["indices"]}
+    if op == "GATHER" and feeds["i"].ndim > 1:
+        feeds["i"] = feeds["i"].reshape(-1)
+    if op.startswith("SCATTER"):
+        feeds["u"] = a["updates"]
+    node = helper.make_node(names[op], inputs, ["y"], **kw)
+    vi = [helper.make_tensor_value_info(n, onnx_types[feeds[n].dtype], list(feeds[n].shape))
+          for n in inputs]
+    x, i = feeds["x"], feeds["i"]
+    if op == "GATHER_ELEMENTS":
+        out_shape = list(i.shape)
+    elif op == "GATHER":
+        out_shape = list(i.shape) + list(x.shape[1:])
+    elif op in ("GATHER_ND", "GATHER_ND1"):
+        out_shape = list(i.shape[:-1]) + list(x.shape[kw.get("batch_dims", 0) + i.shape[-1]:])
+    else:
+        out_shape = list(x.shape)
+    graph = helper.make_graph([node], "g", vi,
+                              [helper.make_tensor_value_info("y", onnx_types[x.dtype], out_shape)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    so = onnxruntime.SessionOptions()
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    sess = onnxruntime.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
+    return lambda: sess.run(None, feeds)
+
+
+def suite_name(case, variant):
+    variants = case.get("variants", ["default"])
+    named = len(variants) > 1 or variants[0] != "default"
+    return case["name"] + ("/" + variant if named else "")
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--suite", default=os.environ.get("GS_BENCH_SUITE") or
+                        os.path.join(here, "..", "..", "..", "shared", "perf", "suite.json"))
+    parser.add_argument("--out", required=True, help="JSON file to write")
+    parser.add_argument("--short", action="store_true", help="0.2 s minimum per measurement")
+    parser.add_argument("--filter", default="", help="only cases whose name contains this")
+    parser.add_argument("--peers", default="torch,numpy,onnxruntime")
+    args = parser.parse_args()
+    min_time = 0.2 if args.short else 1.0
+    suite = json.load(open(args.suite))
+    peers = [p for p in args.peers.split(",")
+             if (p == "torch" and torch is not None) or p == "numpy" or
+             (p == "onnxruntime" and onnxruntime is not None)]
+    context = {
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "host_name": platform.node(),
+        "executable": "perf/peers/peers.py",
+        "num_cpus": os.cpu_count(),
+        "cpu_model": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
+                           if l.startswith("model name")), "unknown"),
+        "suite": os.path.abspath(args.suite),
+        "mode": "short" if args.short else "full",
+        "python": platform.python_version(),
+        "numpy_version": np.__version__,
+        "torch_version": torch.__version__ if torch is not None else "not installed",
+        "onnxruntime_version": onnxruntime.__version__ if onnxruntime is not None else "not installed",
+        "peers": ",".join(peers),
+    }
+    benchmarks = []
+    for case in suite["cases"]:
+        if args.filter not in case["name"]:
+            continue
+        rng = np.random.default_rng(case["seed"])
+        dtype = NP_DTYPES[case["dtype"]]
+        shapes = case["shapes"]
+        for variant in case.get("variants", ["default"]):
+            total = case["effective_bytes"][variant]["total"]
+            arrays = {"input": data(shapes["InputTensor"], dtype, rng),
+                      "indices": make_indices(case, rng)}
+            if "UpdatesTensor" in shapes:
+                arrays["updates"] = data(shapes["UpdatesTensor"], dtype, rng)
+            if variant != "inplace":
+                arrays["output"] = np.zeros(shapes["OutputTensor"], dtype=dtype)
+            copy = Copy(total)
+            for peer in peers:
+                for threads in (1, 2):
+                    name = suite_name(case, variant) + "/" + peer + "/threads:%d" % threads
+                    try:
+                        if peer == "torch":
+                            torch.set_num_threads(threads)
+                            t = {k: torch.from_numpy(v) for k, v in arrays.items()}
+                            fn = torch_op(case, variant, t)
+                        elif peer == "numpy":  # NumPy runs these on one thread whatever n is
+                            fn = numpy_op(case, variant, arrays)
+                        else:
+                            fn = ort_op(case, variant, arrays, threads)
+                        if fn is None:
+                            continue
+                        copy_s = copy.seconds(threads, min_time / 4)
+                        if peer == "torch":
+                            torch.set_num_threads(threads)
+                        seconds, reps = measure(fn, min_time)
+                    except Exception as e:  # report, keep going
+                        print("%s: %s" % (name, e), file=sys.stderr)
+                        benchmarks.append({"name": name, "run_name": name, "run_type": "iteration",
+                                           "error_occurred": True, "error_message": str(e)})
+                        continue
+                    bps = total / seconds
+                    benchmarks.append({
+                        "name": name, "run_name": name, "run_type": "iteration",
+                        "repetitions": 1, "repetition_index": 0, "threads": 1,
+                        "iterations": reps, "real_time": seconds * 1e9, "cpu_time": seconds * 1e9,
+                        "time_unit": "ns", "bytes_per_second": bps, "GB_per_s": bps / 1e9,
+                        "copy_ratio": bps / (total / copy_s), "peer_threads": threads})
+                    print("%-60s %8.2f GB/s  copy_ratio %.2f" % (name, bps / 1e9, bps / (total / copy_s)),
+                          flush=True)
+            del arrays, copy
+    with open(args.out, "w") as f:
+        json.dump({"context": context, "benchmarks": benchmarks}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

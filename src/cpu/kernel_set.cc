@@ -1,0 +1,106 @@
+#include "cpu/kernel_set.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+
+namespace gs::cpu {
+namespace simd {
+const KernelTable& ScalarKernels();
+#if defined(GS_HAVE_X86_KERNELS)
+const KernelTable& Sse2Kernels();
+const KernelTable& Avx2Kernels();
+const KernelTable& Avx512Kernels();
+#endif
+}  // namespace simd
+
+namespace {
+
+constexpr const char* kNames[kKernelSetCount] = {"scalar", "sse2", "avx2", "avx512"};
+
+const KernelTable& TableOf(KernelSet set) {
+  switch (set) {
+#if defined(GS_HAVE_X86_KERNELS)
+    case KernelSet::Sse2: return simd::Sse2Kernels();
+    case KernelSet::Avx2: return simd::Avx2Kernels();
+    case KernelSet::Avx512: return simd::Avx512Kernels();
+#endif
+    default: return simd::ScalarKernels();
+  }
+}
+
+KernelSet BestSupported() {
+  for (KernelSet set : {KernelSet::Avx512, KernelSet::Avx2, KernelSet::Sse2}) {
+    if (KernelSetSupported(set)) return set;
+  }
+  return KernelSet::Scalar;
+}
+
+// Chosen at first use; GS_CPU_KERNELS may name another supported set.
+std::atomic<const KernelTable*>& Active() {
+  static std::atomic<const KernelTable*> active{[] {
+    KernelSet set = BestSupported();
+    KernelSet requested;
+    if (const char* env = std::getenv("GS_CPU_KERNELS");
+        env != nullptr && ParseKernelSet(env, &requested) && KernelSetSupported(requested)) {
+      set = requested;
+    }
+    return &TableOf(set);
+  }()};
+  return active;
+}
+
+}  // namespace
+
+const char* KernelSetName(KernelSet set) { return kNames[static_cast<uint32_t>(set)]; }
+
+bool ParseKernelSet(const char* name, KernelSet* set) {
+  for (uint32_t i = 0; i < kKernelSetCount; ++i) {
+    if (std::strcmp(name, kNames[i]) == 0) {
+      *set = static_cast<KernelSet>(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool KernelSetSupported(KernelSet set) {
+  switch (set) {
+    case KernelSet::Scalar: return true;
+#if defined(GS_HAVE_X86_KERNELS)
+    case KernelSet::Sse2: return __builtin_cpu_supports("sse2");
+    case KernelSet::Avx2: return __builtin_cpu_supports("avx2");
+    case KernelSet::Avx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#endif
+    default: return false;
+  }
+}
+
+KernelSet ActiveKernelSet() { return Active().load(std::memory_order_relaxed)->set; }
+
+bool ForceKernelSet(KernelSet set) {
+  if (!KernelSetSupported(set)) return false;
+  Active().store(&TableOf(set), std::memory_order_relaxed);
+  return true;
+}
+
+const KernelTable& ActiveKernels() { return *Active().load(std::memory_order_relaxed); }
+
+uint64_t LastLevelCacheBytes() {
+  static const uint64_t bytes = [] {
+    long size = -1;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    size = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (size <= 0) size = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return size > 0 ? static_cast<uint64_t>(size) : uint64_t{0};
+  }();
+  return bytes;
+}
+
+}  // namespace gs::cpu

@@ -1,0 +1,71 @@
+// The CPU engine's kernel sets: the same kernels built for several instruction sets, one of
+// which is chosen once per process from the CPU's features. The scalar set is always built.
+#pragma once
+
+#include <cstdint>
+
+#include "gs/tensor.h"
+
+namespace gs::cpu {
+
+enum class KernelSet : uint32_t { Scalar, Sse2, Avx2, Avx512 };
+inline constexpr uint32_t kKernelSetCount = 4;
+
+const char* KernelSetName(KernelSet set);  // "scalar", "sse2", "avx2", "avx512"
+bool ParseKernelSet(const char* name, KernelSet* set);
+
+// Built into this library and runnable on this CPU.
+bool KernelSetSupported(KernelSet set);
+
+// The set kernels run with: the best supported one, or GS_CPU_KERNELS=<name> when that names
+// a supported set (read once, at first use).
+KernelSet ActiveKernelSet();
+
+// Tests: runs every later call with `set`. False (and nothing changes) when unsupported.
+bool ForceKernelSet(KernelSet set);
+
+// Contiguous rows of element gathers and scatters. Offsets and strides are in elements:
+//   gather:  out[j] = data[j * dataStep + p * indexedStride], or zero when indices[j] is out of
+//            [-bound, bound) (signed) / [0, bound) (unsigned); p is indices[j] resolved.
+//   scatter: data[j * dataStep + p * indexedStride] = updates[j] for in-bounds j, in order of j.
+using GatherRowFn = void (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
+                             uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n);
+using ScatterRowFn = void (*)(uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
+                              uint64_t bound, const uint8_t* indices, const uint8_t* updates,
+                              uint64_t n);
+// First position j < n of contiguous indices whose value is out of bounds, or n. Element j is
+// component (firstComponent + j) % tupleSize of its tuple, bounded by bounds[component].
+using FirstBadFn = uint64_t (*)(const uint8_t* indices, uint64_t n, const uint64_t* bounds,
+                                uint64_t tupleSize, uint64_t firstComponent);
+// memcpy with non-temporal stores (for outputs larger than the last-level cache); the caller
+// ends a run of them with StreamFence on the same thread.
+using StreamCopyFn = void (*)(uint8_t* destination, const uint8_t* source, uint64_t bytes);
+using StreamFenceFn = void (*)();
+
+struct KernelTable {
+  KernelSet set;
+  GatherRowFn gatherRow[4][4];    // [log2 element size][IndexKind]
+  ScatterRowFn scatterRow[4][4];  // [log2 element size][IndexKind]
+  FirstBadFn firstBad[4];         // [IndexKind]
+  StreamCopyFn streamCopy;
+  StreamFenceFn streamFence;
+};
+
+// Int32, Int64, UInt32, UInt64 -> 0..3 (the order of the tables above).
+inline uint32_t IndexKind(DataType type) {
+  switch (type) {
+    case DataType::Int32: return 0;
+    case DataType::Int64: return 1;
+    case DataType::UInt32: return 2;
+    default: return 3;
+  }
+}
+
+inline uint32_t ElementSizeLog2(uint32_t size) { return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3; }
+
+const KernelTable& ActiveKernels();
+
+// Bytes of the last-level cache (0 when unknown): outputs above it are streamed.
+uint64_t LastLevelCacheBytes();
+
+}  // namespace gs::cpu
