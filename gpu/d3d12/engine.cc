@@ -303,7 +303,7 @@ Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* t
   const uint32_t es = plan.elementSize;
   for (uint32_t i = 0; i < schedule.passCount; ++i) {
     std::string error;
-    run->pipelines[i] = s.pipelines.Get(schedule.passes[i].kernel, es, &error);
+    run->pipelines[i] = s.pipelines.Get(schedule.passes[i].kernel, es, schedule.windowed, &error);
     if (run->pipelines[i] == nullptr) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   }
 

@@ -30,13 +30,13 @@ class Pipelines {
   ID3D12RootSignature* rootSignature() const { return rootSignature_.get(); }
 
   // nullptr with *error set when the pipeline cannot be created.
-  ID3D12PipelineState* Get(plan::GpuKernel kernel, uint32_t elementBytes, std::string* error);
+  ID3D12PipelineState* Get(plan::GpuKernel kernel, uint32_t elementBytes, bool windowed, std::string* error);
 
  private:
   ID3D12Device* device_ = nullptr;
   ComPtr<ID3D12RootSignature> rootSignature_;
   std::mutex mutex_;
-  ComPtr<ID3D12PipelineState> pipelines_[plan::kGpuKernelCount * kElementSizeVariants];
+  ComPtr<ID3D12PipelineState> pipelines_[kKernelVariants];
 };
 
 }  // namespace gs::d3d12

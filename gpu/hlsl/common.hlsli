@@ -71,6 +71,16 @@ GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listSource, u21, u22, u23, u24)  // scat
 
 #define P_VIEW_ELEMENTS pass.listLimit_viewElements_reserved1_reserved2.y
 
+// Every kernel is built twice: GS_WINDOWED 0 when every tensor and list fits its first view
+// (the switch costs lavapipe, which runs each case of it under a mask, several times the access).
+#ifndef GS_WINDOWED
+#define GS_WINDOWED 1
+#endif
+#if GS_WINDOWED == 0
+#define GS_IN_WINDOW(e, ACCESS) uint at = (e); ACCESS(0)
+#define GS_IN_WINDOW4(e, ACCESS) uint at = (e); ACCESS(0)
+#else
+
 // ACCESS(n) once per window, for element e's window, with `at` its element in that window.
 #define GS_IN_WINDOW(e, ACCESS)                                            \
   uint window = (e) / P_VIEW_ELEMENTS;                                     \
@@ -87,6 +97,7 @@ GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listSource, u21, u22, u23, u24)  // scat
     case 0: ACCESS(0) break; case 1: ACCESS(1) break; case 2: ACCESS(2) break; \
     default: ACCESS(3) break;                                              \
   }
+#endif
 #define GS_WINDOWED_LOAD(Type, name, Function, IN_WINDOW) \
   Type Function(uint e) {                                 \
     Type value = (Type)0;                                 \

@@ -72,6 +72,10 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     return tooLarge("a scatter scratch list (a word per Output element, per update)",
                     std::max(extent, walkedElements), kGpuListWindows);
   }
+  schedule->windowed = plan.isScatter && std::max(extent, walkedElements) > window;
+  for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
+    schedule->windowed = schedule->windowed || ViewElements(plan, static_cast<TensorRole>(r)) > window;
+  }
   const KernelConstants& k = plan.kernel;
   const uint64_t walked = k.unitCount * k.blockElements;
   const uint64_t outputExtent = plan.tensor(TensorRole::Output).extentElements;

@@ -50,6 +50,7 @@ struct GpuSchedule {
   GpuPass passes[7];
   uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
   uint64_t listNextElements = 0;  // scatters: one link per Updates element
+  bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
 };
 
 struct GpuOptions {

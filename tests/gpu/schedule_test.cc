@@ -67,8 +67,15 @@ TEST(GpuSchedule, BeyondTheWindowsIsUnsupported) {
   const gs::CompiledOperator op = Scatter(gs::Reduction::None, 1000);
   gs::plan::GpuOptions options;
   gs::plan::GpuSchedule s;
+  options.viewElementLimit = 2000;  // everything in the first view: the kernels without windows
+  EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "");
+  EXPECT_FALSE(s.windowed);
+  options.viewElementLimit = 1999;
+  EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "");
+  EXPECT_TRUE(s.windowed);
   options.viewElementLimit = 250;
   EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "");
+  EXPECT_TRUE(s.windowed);
   options.viewElementLimit = 249;
   EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s),
             "IndicesTensor (in 32-bit words) spans 2000 elements, more than the 8 buffer views of "
