@@ -1,6 +1,7 @@
 // D3D12Engine: record the plan's passes on D3D12 buffers (the caller's, or for host memory
 // its own after an upload), run, read back.
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -29,7 +30,12 @@ struct D3D12Engine::State {
   ComPtr<ID3D12GraphicsCommandList> list;
   ComPtr<ID3D12Fence> fence;
   uint64_t fenceValue = 0;
+  uint64_t viewElementLimit = plan::kGpuViewElementLimit;
 };
+
+static_assert(GS_TENSOR_WINDOWS == plan::kGpuTensorWindows && d3d12::kTensorWindows == plan::kGpuTensorWindows &&
+                  GS_LIST_WINDOWS == plan::kGpuListWindows && d3d12::kListWindows == plan::kGpuListWindows,
+              "the kernels, the root signature and the plan bind as many view windows");
 
 namespace {
 
@@ -104,7 +110,7 @@ D3D12_RESOURCE_BARRIER UavBarrier() {
 }
 
 gpu::PassConstants MakePassConstants(const plan::Plan& plan, const plan::GpuPass& pass,
-                                     bool checked) {
+                                     bool checked, uint64_t viewElements) {
   gpu::PassConstants c = {};
   c.threadCount = pass.threads;
   c.rowWidth = pass.rowWidth;
@@ -124,6 +130,7 @@ gpu::PassConstants MakePassConstants(const plan::Plan& plan, const plan::GpuPass
   }
   c.elementBytes = plan.elementSize;
   c.listLimit = plan::kGpuMaxUpdatesPerElement;
+  c.viewElements = static_cast<uint32_t>(viewElements);
   return c;
 }
 
@@ -144,16 +151,17 @@ struct GpuTensor {
   uint64_t bytes = 0;
 };
 
+// One view of the tensor's elements [start, start + count) (count at least one).
 void WriteView(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, uint32_t elementBytes,
-               bool unordered, D3D12_CPU_DESCRIPTOR_HANDLE slot) {
-  const UINT first = static_cast<UINT>(t.offset / elementBytes);
-  const UINT count = static_cast<UINT>(std::max<uint64_t>(1, t.bytes / elementBytes));
+               bool unordered, uint64_t start, uint64_t count, D3D12_CPU_DESCRIPTOR_HANDLE slot) {
+  const uint64_t first = t.offset / elementBytes + start;
+  count = std::max<uint64_t>(1, count);
   if (unordered) {
     D3D12_UNORDERED_ACCESS_VIEW_DESC desc = {};
     desc.Format = format;
     desc.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
     desc.Buffer.FirstElement = first;
-    desc.Buffer.NumElements = count;
+    desc.Buffer.NumElements = static_cast<UINT>(count);
     device->CreateUnorderedAccessView(t.resource, nullptr, &desc, slot);
   } else {
     D3D12_SHADER_RESOURCE_VIEW_DESC desc = {};
@@ -161,8 +169,21 @@ void WriteView(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, uin
     desc.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
     desc.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
     desc.Buffer.FirstElement = first;
-    desc.Buffer.NumElements = count;
+    desc.Buffer.NumElements = static_cast<UINT>(count);
     device->CreateShaderResourceView(t.resource, &desc, slot);
+  }
+}
+
+// The tensor as the kernels' `windows` views (gpu/hlsl/common.hlsli): window w holds
+// elements [w * window, (w + 1) * window); windows past the tensor's end show window 0, which
+// no kernel then selects (the plan fits every tensor in the windows).
+void WriteWindows(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, uint32_t elementBytes,
+                  bool unordered, uint64_t window, uint32_t windows,
+                  const std::function<D3D12_CPU_DESCRIPTOR_HANDLE()>& next) {
+  const uint64_t elements = t.bytes / elementBytes;
+  for (uint32_t w = 0; w < windows; ++w) {
+    const uint64_t start = uint64_t{w} * window < elements ? uint64_t{w} * window : 0;
+    WriteView(device, t, format, elementBytes, unordered, start, (std::min)(window, elements - start), next());
   }
 }
 
@@ -226,6 +247,16 @@ Status D3D12Recording::Result() const {
 
 ID3D12Device* D3D12Engine::device() const { return state_->device.get(); }
 
+Status D3D12Engine::SetViewElementLimit(uint64_t elements) {
+  if (elements < 16 || elements % 16 != 0 || elements > plan::kGpuViewElementLimit) {
+    return Status(StatusCode::InvalidArgument,
+                  "D3D12Engine::SetViewElementLimit: " + std::to_string(elements) +
+                      " is not a multiple of 16 in [16, 2^27]");
+  }
+  state_->viewElementLimit = elements;
+  return Status::Ok();
+}
+
 Status D3D12Engine::Create(ID3D12Device* device, std::unique_ptr<D3D12Engine>* engine) {
   auto state = std::make_unique<State>();
   if (device != nullptr) {
@@ -265,13 +296,14 @@ Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* t
   plan::GpuOptions options;
   options.checked = checked;
   options.inPlace = inPlace;
+  options.viewElementLimit = s.viewElementLimit;
   const std::string unsupported = plan::ScheduleGpuPasses(plan, options, &run->schedule);
   if (!unsupported.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + unsupported);
   const plan::GpuSchedule& schedule = run->schedule;
   const uint32_t es = plan.elementSize;
   for (uint32_t i = 0; i < schedule.passCount; ++i) {
     std::string error;
-    run->pipelines[i] = s.pipelines.Get(schedule.passes[i].kernel, es, &error);
+    run->pipelines[i] = s.pipelines.Get(schedule.passes[i].kernel, es, schedule.windowed, &error);
     if (run->pipelines[i] == nullptr) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   }
 
@@ -302,14 +334,14 @@ Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* t
     block.kernel = plan.kernel;
     block.copy = plan.copy;
     block.validation = plan.validation;
-    block.pass = MakePassConstants(plan, schedule.passes[i], checked);
+    block.pass = MakePassConstants(plan, schedule.passes[i], checked, s.viewElementLimit);
     std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);
   }
   const uint32_t statusStart[4] = {GS_NO_BAD_INDEX, 0, 0, 0};
   std::memcpy(mapped + run->statusInitOffset, statusStart, sizeof statusStart);
   run->constants->Unmap(0, nullptr);
 
-  // Descriptors: t0 Input, t1 Indices, t2 Updates, u0 Output, u1 status, u2..u5 the lists.
+  // Descriptors: Input, Indices, Updates, Output windows, the status, the lists' windows.
   // Slots a plan does not use get a valid view of a buffer it has, in the declared format.
   D3D12_DESCRIPTOR_HEAP_DESC heapDesc = {};
   heapDesc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
@@ -337,15 +369,18 @@ Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* t
   auto list = [&](const ComPtr<ID3D12Resource>& buffer, uint64_t elements) {
     return buffer ? GpuTensor{buffer.get(), 0, elements * 4} : status;
   };
-  WriteView(device, inputSlot, element, es, false, next());
-  WriteView(device, indices, DXGI_FORMAT_R32_UINT, 4, false, next());
-  WriteView(device, updatesSlot, element, es, false, next());
-  WriteView(device, output, element, es, true, next());
-  WriteView(device, status, DXGI_FORMAT_R32_UINT, 4, true, next());
-  WriteView(device, list(run->heads, schedule.listHeadElements), DXGI_FORMAT_R32_UINT, 4, true, next());
-  WriteView(device, list(run->links, schedule.listNextElements), DXGI_FORMAT_R32_UINT, 4, true, next());
-  WriteView(device, list(run->order, schedule.listNextElements), DXGI_FORMAT_R32_UINT, 4, true, next());
-  WriteView(device, list(run->sources, schedule.listNextElements), DXGI_FORMAT_R32_UINT, 4, true, next());
+  const uint64_t window = s.viewElementLimit;
+  const DXGI_FORMAT word = DXGI_FORMAT_R32_UINT;
+  const uint32_t tensorWindows = plan::kGpuTensorWindows, listWindows = plan::kGpuListWindows;
+  WriteWindows(device, inputSlot, element, es, false, window, tensorWindows, next);
+  WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
+  WriteWindows(device, updatesSlot, element, es, false, window, tensorWindows, next);
+  WriteWindows(device, output, element, es, true, window, tensorWindows, next);
+  WriteView(device, status, word, 4, true, 0, kStatusBytes / 4, next());
+  WriteWindows(device, list(run->heads, schedule.listHeadElements), word, 4, true, window, listWindows, next);
+  WriteWindows(device, list(run->links, schedule.listNextElements), word, 4, true, window, listWindows, next);
+  WriteWindows(device, list(run->order, schedule.listNextElements), word, 4, true, window, listWindows, next);
+  WriteWindows(device, list(run->sources, schedule.listNextElements), word, 4, true, window, listWindows, next);
   return Status::Ok();
 }
 

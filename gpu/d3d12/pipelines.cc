@@ -37,9 +37,9 @@ std::string Pipelines::Init(ID3D12Device* device) {
   return {};
 }
 
-ID3D12PipelineState* Pipelines::Get(plan::GpuKernel kernel, uint32_t elementBytes,
+ID3D12PipelineState* Pipelines::Get(plan::GpuKernel kernel, uint32_t elementBytes, bool windowed,
                                     std::string* error) {
-  const KernelBytecode& code = BytecodeFor(kernel, elementBytes);
+  const KernelBytecode& code = BytecodeFor(kernel, elementBytes, windowed);
   const size_t slot = static_cast<size_t>(&code - kKernelBytecode);
   std::lock_guard<std::mutex> lock(mutex_);
   if (!pipelines_[slot]) {
@@ -52,7 +52,7 @@ ID3D12PipelineState* Pipelines::Get(plan::GpuKernel kernel, uint32_t elementByte
     if (FAILED(hr)) {
       *error = "CreateComputePipelineState failed for kernel " +
                std::to_string(static_cast<uint32_t>(kernel)) + " (" +
-               std::to_string(elementBytes) + "-byte elements)";
+               std::to_string(elementBytes) + "-byte elements" + (windowed ? ", view windows)" : ")");
       return nullptr;
     }
   }

@@ -12,9 +12,14 @@ namespace gs::d3d12 {
 
 // Root parameters (gpu/hlsl/common.hlsli declares the registers).
 inline constexpr UINT kRootConstants = 0;  // root CBV b0: plan and pass constants
-inline constexpr UINT kRootTable = 1;      // t0..t2 then u0..u3
-inline constexpr UINT kSrvCount = 3;       // Input, Indices, Updates
-inline constexpr UINT kUavCount = 6;       // Output, status, list heads, links, order, sources
+inline constexpr UINT kRootTable = 1;      // t0..t23 then u0..u24
+// Tensors as GS_TENSOR_WINDOWS windows of their buffer, scatter lists as GS_LIST_WINDOWS
+// (vkd3d gives each UAV two Vulkan bindings: lavapipe's 64 storage bindings per stage and 128
+// resources leave room for 25 UAVs and 24 SRVs).
+inline constexpr UINT kTensorWindows = 8;
+inline constexpr UINT kListWindows = 4;
+inline constexpr UINT kSrvCount = 3 * kTensorWindows;                   // Input, Indices, Updates
+inline constexpr UINT kUavCount = kTensorWindows + 1 + 4 * kListWindows;  // Output, status, the four lists
 inline constexpr UINT kDescriptorCount = kSrvCount + kUavCount;
 
 class Pipelines {
@@ -25,13 +30,13 @@ class Pipelines {
   ID3D12RootSignature* rootSignature() const { return rootSignature_.get(); }
 
   // nullptr with *error set when the pipeline cannot be created.
-  ID3D12PipelineState* Get(plan::GpuKernel kernel, uint32_t elementBytes, std::string* error);
+  ID3D12PipelineState* Get(plan::GpuKernel kernel, uint32_t elementBytes, bool windowed, std::string* error);
 
  private:
   ID3D12Device* device_ = nullptr;
   ComPtr<ID3D12RootSignature> rootSignature_;
   std::mutex mutex_;
-  ComPtr<ID3D12PipelineState> pipelines_[plan::kGpuKernelCount * kElementSizeVariants];
+  ComPtr<ID3D12PipelineState> pipelines_[kKernelVariants];
 };
 
 }  // namespace gs::d3d12

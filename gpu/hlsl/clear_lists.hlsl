@@ -5,5 +5,5 @@
 void main(uint3 id : SV_DispatchThreadID) {
   uint t = ThreadIndex(id);
   if (t >= P_THREADS) return;
-  listHeads[t] = GS_NO_BAD_INDEX;
+  StoreHead(t, GS_NO_BAD_INDEX);
 }

@@ -30,7 +30,7 @@
 #define GS_ELEMENT_FORMAT GS_FORMAT(r32ui)
 #endif
 
-// Root signature (gpu/d3d12/pipelines.cc): b0 root CBV, one table of t0..t2 then u0..u5.
+// Root signature (gpu/d3d12/pipelines.cc): b0 root CBV, one table of t0..t23 then u0..u24.
 cbuffer Constants : register(b0) {
   KernelConstants kernel;
   CopyConstants copy;
@@ -38,15 +38,110 @@ cbuffer Constants : register(b0) {
   PassConstants pass;
 };
 
-Buffer<Element> inputTensor : register(t0);
-Buffer<uint> indicesTensor : register(t1);  // R32 words; 64-bit indices take two
-Buffer<Element> updatesTensor : register(t2);
-GS_ELEMENT_FORMAT RWBuffer<Element> outputTensor : register(u0);
-GS_FORMAT(r32ui) RWBuffer<uint> status : register(u1);     // first bad position, its value, list too long
-GS_FORMAT(r32ui) RWBuffer<uint> listHeads : register(u2);  // scatters: per output element
-GS_FORMAT(r32ui) RWBuffer<uint> listNext : register(u3);   // scatters: per update element
-GS_FORMAT(r32ui) RWBuffer<uint> listOrder : register(u4);  // scatters: next update in row-major order
-GS_FORMAT(r32ui) RWBuffer<uint> listSource : register(u5); // scatters: the update's element offset
+// A typed view holds at most 2^27 elements (D3D12), so every tensor is bound as
+// GS_TENSOR_WINDOWS views of the same buffer and every scatter list as GS_LIST_WINDOWS, window w
+// starting at element w * P_VIEW_ELEMENTS (the host points windows past the end at window 0).
+// Element e lives in window e / P_VIEW_ELEMENTS; a switch picks the register because dynamic
+// indexing of descriptor arrays is not assured on vkd3d 1.2. Offsets stay 32-bit: the plan
+// binds at most 8 x 2^27 = 2^30 elements per tensor. Lists get fewer windows because vkd3d
+// declares two Vulkan bindings per UAV and lavapipe allows 64 storage ones per stage.
+#define GS_SRV_WINDOWS(Type, name, r0, r1, r2, r3, r4, r5, r6, r7) \
+  Buffer<Type> name##0 : register(r0); Buffer<Type> name##1 : register(r1);     \
+  Buffer<Type> name##2 : register(r2); Buffer<Type> name##3 : register(r3);     \
+  Buffer<Type> name##4 : register(r4); Buffer<Type> name##5 : register(r5);     \
+  Buffer<Type> name##6 : register(r6); Buffer<Type> name##7 : register(r7);
+#define GS_UAV_WINDOWS4(FORMAT, Type, name, r0, r1, r2, r3)                              \
+  FORMAT RWBuffer<Type> name##0 : register(r0); FORMAT RWBuffer<Type> name##1 : register(r1); \
+  FORMAT RWBuffer<Type> name##2 : register(r2); FORMAT RWBuffer<Type> name##3 : register(r3);
+#define GS_UAV_WINDOWS(FORMAT, Type, name, r0, r1, r2, r3, r4, r5, r6, r7)              \
+  FORMAT RWBuffer<Type> name##0 : register(r0); FORMAT RWBuffer<Type> name##1 : register(r1); \
+  FORMAT RWBuffer<Type> name##2 : register(r2); FORMAT RWBuffer<Type> name##3 : register(r3); \
+  FORMAT RWBuffer<Type> name##4 : register(r4); FORMAT RWBuffer<Type> name##5 : register(r5); \
+  FORMAT RWBuffer<Type> name##6 : register(r6); FORMAT RWBuffer<Type> name##7 : register(r7);
+
+GS_SRV_WINDOWS(Element, inputTensor, t0, t1, t2, t3, t4, t5, t6, t7)
+GS_SRV_WINDOWS(uint, indicesTensor, t8, t9, t10, t11, t12, t13, t14, t15)  // R32 words; 64-bit indices take two
+GS_SRV_WINDOWS(Element, updatesTensor, t16, t17, t18, t19, t20, t21, t22, t23)
+GS_UAV_WINDOWS(GS_ELEMENT_FORMAT, Element, outputTensor, u0, u1, u2, u3, u4, u5, u6, u7)
+GS_FORMAT(r32ui) RWBuffer<uint> status : register(u8);  // first bad position, its value, list too long
+GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listHeads, u9, u10, u11, u12)    // scatters: per output element
+GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listNext, u13, u14, u15, u16)    // scatters: per update element
+GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listOrder, u17, u18, u19, u20)   // scatters: next update in row-major order
+GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listSource, u21, u22, u23, u24)  // scatters: the update's element offset
+
+#define P_VIEW_ELEMENTS pass.listLimit_viewElements_reserved1_reserved2.y
+
+// Every kernel is built twice: GS_WINDOWED 0 when every tensor and list fits its first view
+// (measured on lavapipe: a scatter over 2^27 elements took about 3 times as long with the switch).
+#ifndef GS_WINDOWED
+#define GS_WINDOWED 1
+#endif
+#if GS_WINDOWED == 0
+#define GS_IN_WINDOW(e, ACCESS) uint at = (e); ACCESS(0)
+#define GS_IN_WINDOW4(e, ACCESS) uint at = (e); ACCESS(0)
+#else
+
+// ACCESS(n) once per window, for element e's window, with `at` its element in that window.
+#define GS_IN_WINDOW(e, ACCESS)                                            \
+  uint window = (e) / P_VIEW_ELEMENTS;                                     \
+  uint at = (e) - window * P_VIEW_ELEMENTS;                                \
+  switch (window) {                                                        \
+    case 0: ACCESS(0) break; case 1: ACCESS(1) break; case 2: ACCESS(2) break; \
+    case 3: ACCESS(3) break; case 4: ACCESS(4) break; case 5: ACCESS(5) break; \
+    case 6: ACCESS(6) break; default: ACCESS(7) break;                     \
+  }
+#define GS_IN_WINDOW4(e, ACCESS)                                           \
+  uint window = (e) / P_VIEW_ELEMENTS;                                     \
+  uint at = (e) - window * P_VIEW_ELEMENTS;                                \
+  switch (window) {                                                        \
+    case 0: ACCESS(0) break; case 1: ACCESS(1) break; case 2: ACCESS(2) break; \
+    default: ACCESS(3) break;                                              \
+  }
+#endif
+#define GS_WINDOWED_LOAD(Type, name, Function, IN_WINDOW) \
+  Type Function(uint e) {                                 \
+    Type value = (Type)0;                                 \
+    IN_WINDOW(e, name##_LOAD)                             \
+    return value;                                         \
+  }
+#define GS_WINDOWED_STORE(Type, name, Function, IN_WINDOW) \
+  void Function(uint e, Type value) { IN_WINDOW(e, name##_STORE) }
+
+#define inputTensor_LOAD(w) value = inputTensor##w[at];
+#define indicesTensor_LOAD(w) value = indicesTensor##w[at];
+#define updatesTensor_LOAD(w) value = updatesTensor##w[at];
+#define outputTensor_LOAD(w) value = outputTensor##w[at];
+#define outputTensor_STORE(w) outputTensor##w[at] = value;
+#define listHeads_LOAD(w) value = listHeads##w[at];
+#define listHeads_STORE(w) listHeads##w[at] = value;
+#define listNext_LOAD(w) value = listNext##w[at];
+#define listNext_STORE(w) listNext##w[at] = value;
+#define listOrder_LOAD(w) value = listOrder##w[at];
+#define listOrder_STORE(w) listOrder##w[at] = value;
+#define listSource_LOAD(w) value = listSource##w[at];
+#define listSource_STORE(w) listSource##w[at] = value;
+#define listHeads_EXCHANGE(w) InterlockedExchange(listHeads##w[at], value, previous);
+
+GS_WINDOWED_LOAD(Element, inputTensor, LoadInput, GS_IN_WINDOW)
+GS_WINDOWED_LOAD(uint, indicesTensor, LoadIndexWord, GS_IN_WINDOW)
+GS_WINDOWED_LOAD(Element, updatesTensor, LoadUpdate, GS_IN_WINDOW)
+GS_WINDOWED_LOAD(Element, outputTensor, LoadOutput, GS_IN_WINDOW)
+GS_WINDOWED_STORE(Element, outputTensor, StoreOutput, GS_IN_WINDOW)
+GS_WINDOWED_LOAD(uint, listHeads, LoadHead, GS_IN_WINDOW4)
+GS_WINDOWED_STORE(uint, listHeads, StoreHead, GS_IN_WINDOW4)
+GS_WINDOWED_LOAD(uint, listNext, LoadNext, GS_IN_WINDOW4)
+GS_WINDOWED_STORE(uint, listNext, StoreNext, GS_IN_WINDOW4)
+GS_WINDOWED_LOAD(uint, listOrder, LoadOrder, GS_IN_WINDOW4)
+GS_WINDOWED_STORE(uint, listOrder, StoreOrder, GS_IN_WINDOW4)
+GS_WINDOWED_LOAD(uint, listSource, LoadSource, GS_IN_WINDOW4)
+GS_WINDOWED_STORE(uint, listSource, StoreSource, GS_IN_WINDOW4)
+
+// Pushes value on element e's list: returns the head it replaces.
+uint ExchangeHead(uint e, uint value) {
+  uint previous = 0;
+  GS_IN_WINDOW4(e, listHeads_EXCHANGE)
+  return previous;
+}
 
 #define GS_THREADS_PER_GROUP 64
 
@@ -65,7 +160,7 @@ GS_FORMAT(r32ui) RWBuffer<uint> listSource : register(u5); // scatters: the upda
 #define P_INDEX64 pass.index64_indexSigned_dataKind_elementBytes.x
 #define P_SIGNED pass.index64_indexSigned_dataKind_elementBytes.y
 #define P_KIND pass.index64_indexSigned_dataKind_elementBytes.z
-#define P_LIST_LIMIT pass.listLimit_reserved0_reserved1_reserved2.x
+#define P_LIST_LIMIT pass.listLimit_viewElements_reserved1_reserved2.x
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 
@@ -77,9 +172,9 @@ bool BadIndexFound() { return (P_CHECKED != 0 && status[0] != GS_NO_BAD_INDEX) |
 // word sign-extended for signed 32-bit indices.
 uint2 LoadIndex(uint elementOffset) {
   if (P_INDEX64 != 0) {
-    return uint2(indicesTensor[elementOffset * 2], indicesTensor[elementOffset * 2 + 1]);
+    return uint2(LoadIndexWord(elementOffset * 2), LoadIndexWord(elementOffset * 2 + 1));
   }
-  uint low = indicesTensor[elementOffset];
+  uint low = LoadIndexWord(elementOffset);
   return uint2(low, (P_SIGNED != 0 && (low >> 31) != 0) ? 0xffffffffu : 0u);
 }
 

@@ -16,5 +16,5 @@ void main(uint3 id : SV_DispatchThreadID) {
     source += coord * LOW(copy.srcStrides, d);
     destination += coord * LOW(copy.dstStrides, d);
   }
-  outputTensor[destination] = inputTensor[source];
+  StoreOutput(destination, LoadInput(source));
 }

@@ -11,6 +11,6 @@ void main(uint3 id : SV_DispatchThreadID) {
   UnitOffsets o = SeekUnit(unit);
   uint source;
   Element value = (Element)0;
-  if (IndexedOffset(o, source)) value = inputTensor[source + element];
-  outputTensor[o.iter + element] = value;
+  if (IndexedOffset(o, source)) value = LoadInput(source + element);
+  StoreOutput(o.iter + element, value);
 }

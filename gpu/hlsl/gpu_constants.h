@@ -24,6 +24,11 @@ namespace gs::gpu {
 #define GS_REDUCTION_MIN 3
 #define GS_REDUCTION_MAX 4
 
+// Views of one buffer bound per tensor and per scatter list, each a window of
+// PassConstants::viewElements (gpu/hlsl/common.hlsli).
+#define GS_TENSOR_WINDOWS 8
+#define GS_LIST_WINDOWS 4
+
 // No bad index found (the status word's value before validation).
 #define GS_NO_BAD_INDEX 0xffffffffu
 
@@ -36,8 +41,9 @@ struct PassConstants {
           indexSigned,  // negative indices count from the end
           dataKind,     // GS_KIND_*
           elementBytes)
-  GS_QUAD(listLimit,    // scatters: most updates one output element may receive
-          reserved0, reserved1, reserved2)
+  GS_QUAD(listLimit,     // scatters: most updates one output element may receive
+          viewElements,  // elements of each view window (common.hlsli, GS_VIEW_WINDOWS)
+          reserved1, reserved2)
 };
 
 #ifdef __cplusplus

@@ -8,20 +8,20 @@
 void main(uint3 id : SV_DispatchThreadID) {
   uint x = ThreadIndex(id);
   if (x >= P_THREADS || BadIndexFound()) return;
-  uint head = listHeads[x];
+  uint head = LoadHead(x);
   if (head == GS_NO_BAD_INDEX) return;
   // The first update in row-major order, then the order step's links.
   uint first = head;
-  for (uint t = listNext[head]; t != GS_NO_BAD_INDEX; t = listNext[t]) first = min(first, t);
+  for (uint t = LoadNext(head); t != GS_NO_BAD_INDEX; t = LoadNext(t)) first = min(first, t);
   if (P_REDUCTION == GS_REDUCTION_NONE) {
     uint last = first;
-    while (listOrder[last] != GS_NO_BAD_INDEX) last = listOrder[last];
-    outputTensor[x] = updatesTensor[listSource[last]];
+    for (uint n = LoadOrder(last); n != GS_NO_BAD_INDEX; n = LoadOrder(n)) last = n;
+    StoreOutput(x, LoadUpdate(LoadSource(last)));
     return;
   }
-  Element acc = outputTensor[x];
-  for (uint u = first; u != GS_NO_BAD_INDEX; u = listOrder[u]) {
-    acc = Combine(acc, updatesTensor[listSource[u]]);
+  Element acc = LoadOutput(x);
+  for (uint u = first; u != GS_NO_BAD_INDEX; u = LoadOrder(u)) {
+    acc = Combine(acc, LoadUpdate(LoadSource(u)));
   }
-  outputTensor[x] = acc;
+  StoreOutput(x, acc);
 }

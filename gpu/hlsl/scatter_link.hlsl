@@ -9,7 +9,5 @@ void main(uint3 id : SV_DispatchThreadID) {
   UnitOffsets o = SeekUnit(t / K_BLOCK);
   uint destination;
   if (!IndexedOffset(o, destination)) return;  // unchecked mode: the update is dropped
-  uint previous;
-  InterlockedExchange(listHeads[destination + t % K_BLOCK], t, previous);
-  listNext[t] = previous;
+  StoreNext(t, ExchangeHead(destination + t % K_BLOCK, t));
 }

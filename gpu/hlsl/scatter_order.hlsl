@@ -15,13 +15,13 @@ void main(uint3 id : SV_DispatchThreadID) {
   if (!IndexedOffset(o, destination)) return;  // not on any list
   uint next = GS_NO_BAD_INDEX;
   uint length = 0;
-  for (uint u = listHeads[destination + t % K_BLOCK]; u != GS_NO_BAD_INDEX; u = listNext[u]) {
+  for (uint u = LoadHead(destination + t % K_BLOCK); u != GS_NO_BAD_INDEX; u = LoadNext(u)) {
     if (++length > P_LIST_LIMIT) {
       status[3] = 1;
       return;
     }
     if (u > t && u < next) next = u;
   }
-  listOrder[t] = next;
-  listSource[t] = o.iter + t % K_BLOCK;  // so that the fold needs no walk of its own per update
+  StoreOrder(t, next);
+  StoreSource(t, o.iter + t % K_BLOCK);  // so that the fold needs no walk of its own per update
 }

@@ -63,6 +63,13 @@ class D3D12Engine {
 
   ID3D12Device* device() const;
 
+  // The most elements one typed buffer view holds: 2^27 (D3D12's limit) unless lowered, e.g.
+  // for a device with a smaller texel-buffer limit, or by tests to cover many windows on small
+  // tensors. A multiple of 16 in [16, 2^27]. Each tensor is bound as 8 such windows of its
+  // buffer and each scatter scratch list (a word per output element, per update) as 4; a
+  // larger one answers StatusCode::Unsupported. Not while a call is running.
+  Status SetViewElementLimit(uint64_t elements);
+
   // Uploads the bound host memory, runs the operator, reads the output back and waits. Same
   // contract as ExecuteOnCpu: checked mode fails with the CPU engine's message and leaves the
   // output untouched. StatusCode::Unsupported when this path cannot run the plan (the caller

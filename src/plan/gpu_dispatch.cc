@@ -12,6 +12,18 @@ uint64_t ElementsOfView(const TensorView& view) {
   return view.totalSizeInBytes / ElementSizeInBytes(view.dataType);
 }
 
+// Elements each tensor binds (Indices in 32-bit words, two per 64-bit index); 0 when absent.
+uint64_t ViewElements(const Plan& plan, TensorRole role) {
+  const TensorView& view = plan.tensor(role);
+  if (!view.present) return 0;
+  return role == TensorRole::Indices ? view.totalSizeInBytes / 4 : ElementsOfView(view);
+}
+
+uint64_t WindowFor(uint64_t elements, uint32_t windows) {
+  const uint64_t window = (elements + windows - 1) / windows;
+  return std::max<uint64_t>(16, (window + 15) / 16 * 16);
+}
+
 }  // namespace
 
 GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
@@ -25,21 +37,44 @@ GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
   return pass;
 }
 
+uint64_t SmallestGpuViewLimit(const Plan& plan) {
+  uint64_t limit = 16;
+  for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
+    limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r)), kGpuTensorWindows));
+  }
+  if (plan.isScatter) {  // one list head per Output element, one link per update element
+    const uint64_t lists = std::max(plan.tensor(TensorRole::Output).extentElements,
+                                    plan.kernel.unitCount * plan.kernel.blockElements);
+    limit = std::max(limit, WindowFor(lists, kGpuListWindows));
+  }
+  return limit;
+}
+
 std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule) {
   *schedule = GpuSchedule();
+  const uint64_t window = options.viewElementLimit;
+  auto tooLarge = [&](const std::string& what, uint64_t elements, uint32_t windows) {
+    return what + " spans " + std::to_string(elements) + " elements, more than the " +
+           std::to_string(windows) + " buffer views of " + std::to_string(window) +
+           " elements (" + std::to_string(windows * window) + ") the D3D12 path binds for it";
+  };
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
-    const TensorView& view = plan.tensors[r];
-    if (!view.present) continue;
-    // Indices are read as 32-bit words, two per 64-bit index.
-    const uint64_t viewElements = static_cast<TensorRole>(r) == TensorRole::Indices
-                                      ? view.totalSizeInBytes / 4
-                                      : ElementsOfView(view);
-    if (viewElements > options.viewElementLimit) {
-      return std::string(TensorRoleName(static_cast<TensorRole>(r))) + " spans " +
-             std::to_string(viewElements) + " elements of one buffer view, more than the " +
-             std::to_string(options.viewElementLimit) +
-             " the D3D12 path binds (windows over larger tensors are not implemented yet)";
+    const TensorRole role = static_cast<TensorRole>(r);
+    const uint64_t elements = ViewElements(plan, role);
+    if (elements > window * kGpuTensorWindows) {
+      return tooLarge(std::string(TensorRoleName(role)) + (role == TensorRole::Indices ? " (in 32-bit words)" : ""),
+                      elements, kGpuTensorWindows);
     }
+  }
+  const uint64_t walkedElements = plan.kernel.unitCount * plan.kernel.blockElements;
+  const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
+  if (plan.isScatter && std::max(extent, walkedElements) > window * kGpuListWindows) {
+    return tooLarge("a scatter scratch list (a word per Output element, per update)",
+                    std::max(extent, walkedElements), kGpuListWindows);
+  }
+  schedule->windowed = plan.isScatter && std::max(extent, walkedElements) > window;
+  for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
+    schedule->windowed = schedule->windowed || ViewElements(plan, static_cast<TensorRole>(r)) > window;
   }
   const KernelConstants& k = plan.kernel;
   const uint64_t walked = k.unitCount * k.blockElements;

@@ -28,6 +28,11 @@ inline constexpr uint32_t kGpuMaxGroupsPerDim = 65535;  // D3D12's dispatch limi
 // A typed buffer view holds at most 2^27 elements (D3D12, and Vulkan texel buffers on lavapipe
 // and NVIDIA).
 inline constexpr uint64_t kGpuViewElementLimit = uint64_t{1} << 27;
+// Each tensor is bound as kGpuTensorWindows views of its buffer, consecutive windows of the
+// view limit, and each scatter list (one word per output element or per update) as
+// kGpuListWindows (gpu/hlsl/common.hlsli): larger ones answer Unsupported.
+inline constexpr uint32_t kGpuTensorWindows = 8;
+inline constexpr uint32_t kGpuListWindows = 4;
 // A scatter folds each output element's updates on one thread, walking its list: more updates
 // on one element than this and the run answers Unsupported (lavapipe stops an invocation's
 // loops after 65535 iterations in all; the walks take about twice this many).
@@ -45,13 +50,18 @@ struct GpuSchedule {
   GpuPass passes[7];
   uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
   uint64_t listNextElements = 0;  // scatters: one link per Updates element
+  bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
 };
 
 struct GpuOptions {
   bool checked = true;
   bool inPlace = false;  // scatters: Output bound to Input's buffer: no copy pass
-  uint64_t viewElementLimit = kGpuViewElementLimit;
+  uint64_t viewElementLimit = kGpuViewElementLimit;  // elements of one view window, a multiple of 16
 };
+
+// The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their
+// windows; the plan runs when this is at most GpuOptions::viewElementLimit.
+uint64_t SmallestGpuViewLimit(const Plan& plan);
 
 // The passes in the order they run. Returns an empty string when the plan can run, else
 // why the D3D12 path cannot run it (the caller reports StatusCode::Unsupported).

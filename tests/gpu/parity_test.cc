@@ -2,7 +2,10 @@
 // cases (every operator, element size, index type, rank, stride pattern, duplicates and
 // reductions), each also checked against the independent reference with guard bytes and
 // sentinel-filled outputs by CheckEngine.
-//   GS_PROPERTY_REPRO=kind:seed  reruns one case
+// The Windowed sweeps lower the engine's view limit to the smallest window the case fits, so
+// its largest tensor spans all 8 view windows (a scatter's lists all 4) and every kernel
+// crosses window boundaries on small tensors.
+//   GS_PROPERTY_REPRO=kind:seed  reruns one case (windowed:kind:seed with the windows)
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,6 +13,7 @@
 #include <vector>
 
 #include "engine_check.h"
+#include "plan/gpu_dispatch.h"
 #include "gpu_test_environment.h"
 #include "random_desc.h"
 
@@ -34,11 +38,14 @@ Executor Recording(Executor execute, Outcome* outcome) {
 
 // "" when the D3D12 path matches the reference (all of CheckEngine's checks) and the CPU
 // engine (same status code and message, same output bytes).
-std::string CheckParity(gs::D3D12Engine* engine, const RandomCase& c) {
+std::string CheckParity(gs::D3D12Engine* engine, const RandomCase& c, bool windowed = false) {
   const ReferenceResult expected = RunReferenceOn(c);
   gs::CompiledOperator compiled;
   std::string problem = CompileCase(c, &compiled);
   if (!problem.empty()) return problem;
+  const uint64_t viewLimit = windowed ? gs::plan::SmallestGpuViewLimit(*compiled.plan()) : gs::plan::kGpuViewElementLimit;
+  const gs::Status limitSet = engine->SetViewElementLimit(viewLimit);
+  if (!limitSet.ok()) return limitSet.message();
 
   Outcome cpu, gpu;
   EngineOptions cpuRun;
@@ -55,7 +62,10 @@ std::string CheckParity(gs::D3D12Engine* engine, const RandomCase& c) {
                gs::IndexChecking checking) { return engine->ExecuteOnHost(op, b, checking); },
       &gpu);
   problem = CheckEngine(c, expected, compiled, gpuRun);
-  if (!problem.empty()) return "D3D12 vs the reference: " + problem;
+  if (!engine->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok()) return "restoring the view limit failed";
+  if (!problem.empty()) {
+    return "D3D12 vs the reference (view windows of " + std::to_string(viewLimit) + " elements): " + problem;
+  }
   problem = CheckEngine(c, expected, compiled, cpuRun);
   if (!problem.empty()) return "CPU vs the reference: " + problem;
   if (gpu.status.code() != cpu.status.code() || gpu.status.message() != cpu.status.message()) {
@@ -76,10 +86,10 @@ class Parity : public ::testing::Test {
   }
 
   // Seeds [0, count) of a kind; stops after a few failures.
-  void Sweep(CaseKind kind, uint64_t count) {
+  void Sweep(CaseKind kind, uint64_t count, bool windowed = false) {
     int failures = 0;
     for (uint64_t seed = 0; seed < count && failures < 5; ++seed) {
-      const std::string problem = CheckParity(engine_, GenerateCase(kind, seed));
+      const std::string problem = CheckParity(engine_, GenerateCase(kind, seed), windowed);
       if (!problem.empty()) {
         ADD_FAILURE() << problem;
         ++failures;
@@ -99,13 +109,33 @@ TEST_F(Parity, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264); }
 TEST_F(Parity, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 2); }
 TEST_F(Parity, LargeShapes) { Sweep(CaseKind::Large, 8); }
 
+TEST_F(Parity, WindowedBasic) { Sweep(CaseKind::Basic, 264, true); }
+TEST_F(Parity, WindowedReductionsWithCollisions) { Sweep(CaseKind::Reduction, 88, true); }
+TEST_F(Parity, WindowedCheckedBadIndicesSameError) { Sweep(CaseKind::CheckedBad, 132, true); }
+TEST_F(Parity, WindowedUncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 132, true); }
+TEST_F(Parity, WindowedInPlaceScatters) { Sweep(CaseKind::InPlace, 88, true); }
+TEST_F(Parity, WindowedLargeShapes) { Sweep(CaseKind::Large, 4, true); }
+
+TEST_F(Parity, ViewLimitIsAMultipleOf16UpTo2To27) {
+  for (uint64_t bad : {uint64_t{0}, uint64_t{8}, uint64_t{100}, gs::plan::kGpuViewElementLimit + 16}) {
+    const gs::Status status = engine_->SetViewElementLimit(bad);
+    EXPECT_EQ(status.code(), gs::StatusCode::InvalidArgument);
+    EXPECT_EQ(status.message(), "D3D12Engine::SetViewElementLimit: " + std::to_string(bad) +
+                                    " is not a multiple of 16 in [16, 2^27]");
+  }
+  EXPECT_TRUE(engine_->SetViewElementLimit(16).ok());
+  EXPECT_TRUE(engine_->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok());
+}
+
 TEST_F(Parity, Repro) {
   const char* repro = std::getenv("GS_PROPERTY_REPRO");
-  const std::string text = repro != nullptr ? repro : "reduction:7";
+  std::string text = repro != nullptr ? repro : "reduction:7";
+  const bool windowed = text.rfind("windowed:", 0) == 0;
+  if (windowed) text = text.substr(9);
   const size_t colon = text.find(':');
   CaseKind kind;
   ASSERT_TRUE(colon != std::string::npos && ParseCaseKind(text.substr(0, colon), &kind)) << text;
-  EXPECT_EQ(CheckParity(engine_, GenerateCase(kind, std::strtoull(text.c_str() + colon + 1, nullptr, 10))), "");
+  EXPECT_EQ(CheckParity(engine_, GenerateCase(kind, std::strtoull(text.c_str() + colon + 1, nullptr, 10)), windowed), "");
 }
 
 }  // namespace

@@ -158,4 +158,82 @@ TEST(Record, CheckedBadIndexReportsTheCpuErrorAndWritesNothing) {
   EXPECT_EQ(cpu, gpu);
 }
 
+// Through view windows of 32 elements at the caller's offsets: a GatherElements over 200
+// Float16 elements at offset 256 (7 windows), 64 indices at 768 and 64 outputs at 64 (2 each).
+TEST(Record, ViewWindowsAtTheCallersOffsets) {
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  ASSERT_NE(engine, nullptr) << why;
+  ID3D12Device* device = engine->device();
+  const uint32_t inputSizes[] = {200}, indexSizes[] = {64};
+  const gs::TensorDesc in{gs::DataType::Float16, 1, inputSizes, nullptr, 400};
+  const gs::TensorDesc idx{gs::DataType::Int32, 1, indexSizes, nullptr, 256};
+  const gs::TensorDesc out{gs::DataType::Float16, 1, indexSizes, nullptr, 128};
+  const gs::GatherElementsOperatorDesc desc{&in, &idx, &out, 0};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::GatherElements, &desc}, &op).ok());
+  std::vector<uint16_t> input(200);
+  std::vector<int32_t> indices(64);
+  for (uint32_t i = 0; i < 200; ++i) input[i] = static_cast<uint16_t>(0x3c00 + i * 7);
+  for (int32_t i = 0; i < 64; ++i) indices[i] = (i * 37 + 5) % 200 - (i % 3 == 0 ? 200 : 0);
+  std::vector<uint16_t> expected(64);
+  ASSERT_TRUE(gs::ExecuteOnCpu(op, {{input.data(), 400}, {indices.data(), 256}, {}, {expected.data(), 128}}).ok());
+
+  std::vector<uint8_t> staging(1280, 0xab);  // inputs [0, 1024), the output buffer [1024, 1280)
+  std::memcpy(&staging[256], input.data(), 400);
+  std::memcpy(&staging[768], indices.data(), 256);
+  ComPtr<ID3D12CommandQueue> queue;
+  ComPtr<ID3D12CommandAllocator> allocator;
+  ComPtr<ID3D12GraphicsCommandList> list;
+  ComPtr<ID3D12Fence> fence;
+  D3D12_COMMAND_QUEUE_DESC queueDesc = {};
+  queueDesc.Type = D3D12_COMMAND_LIST_TYPE_DIRECT;
+  ASSERT_TRUE(SUCCEEDED(device->CreateCommandQueue(&queueDesc, ComPtr<ID3D12CommandQueue>::Iid(), queue.Receive())));
+  ASSERT_TRUE(SUCCEEDED(device->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_DIRECT, ComPtr<ID3D12CommandAllocator>::Iid(), allocator.Receive())));
+  ASSERT_TRUE(SUCCEEDED(device->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_DIRECT, allocator.get(), nullptr,
+                                                  ComPtr<ID3D12GraphicsCommandList>::Iid(), list.Receive())));
+  ASSERT_TRUE(SUCCEEDED(device->CreateFence(0, D3D12_FENCE_FLAG_NONE, ComPtr<ID3D12Fence>::Iid(), fence.Receive())));
+  const D3D12_RESOURCE_FLAGS uav = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+  ComPtr<ID3D12Resource> upload = Buffer(device, D3D12_HEAP_TYPE_UPLOAD, 1280, D3D12_RESOURCE_STATE_GENERIC_READ, D3D12_RESOURCE_FLAG_NONE);
+  ComPtr<ID3D12Resource> inputs = Buffer(device, D3D12_HEAP_TYPE_DEFAULT, 1024, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_FLAG_NONE);
+  ComPtr<ID3D12Resource> outputs = Buffer(device, D3D12_HEAP_TYPE_DEFAULT, 256, D3D12_RESOURCE_STATE_COPY_DEST, uav);
+  ComPtr<ID3D12Resource> readback = Buffer(device, D3D12_HEAP_TYPE_READBACK, 256, D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_FLAG_NONE);
+  void* mapped = nullptr;
+  upload->Map(0, nullptr, &mapped);
+  std::memcpy(mapped, staging.data(), staging.size());
+  upload->Unmap(0, nullptr);
+  list->CopyBufferRegion(inputs.get(), 0, upload.get(), 0, 1024);
+  list->CopyBufferRegion(outputs.get(), 0, upload.get(), 1024, 256);
+  const D3D12_RESOURCE_BARRIER ready[] = {
+      Transition(inputs.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE),
+      Transition(outputs.get(), D3D12_RESOURCE_STATE_COPY_DEST, D3D12_RESOURCE_STATE_UNORDERED_ACCESS)};
+  list->ResourceBarrier(2, ready);
+  gs::D3D12Bindings bindings;
+  bindings.InputTensor = {inputs.get(), 256, 400};
+  bindings.IndicesTensor = {inputs.get(), 768, 256};
+  bindings.OutputTensor = {outputs.get(), 64, 128};
+  std::unique_ptr<gs::D3D12Recording> recording;
+  ASSERT_TRUE(engine->SetViewElementLimit(32).ok());
+  const gs::Status recorded = engine->Record(op, list.get(), bindings, gs::IndexChecking::Checked, &recording);
+  ASSERT_TRUE(engine->SetViewElementLimit(1u << 27).ok());
+  ASSERT_TRUE(recorded.ok()) << recorded.message();
+  const D3D12_RESOURCE_BARRIER done = Transition(outputs.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+  list->ResourceBarrier(1, &done);
+  list->CopyBufferRegion(readback.get(), 0, outputs.get(), 0, 256);
+  ASSERT_TRUE(SUCCEEDED(list->Close()));
+  ID3D12CommandList* lists[] = {list.get()};
+  queue->ExecuteCommandLists(1, lists);
+  queue->Signal(fence.get(), 1);
+  while (fence->GetCompletedValue() < 1) std::this_thread::yield();
+  EXPECT_TRUE(recording->Result().ok());
+
+  std::vector<uint8_t> gpu(256);
+  readback->Map(0, nullptr, &mapped);
+  std::memcpy(gpu.data(), mapped, 256);
+  readback->Unmap(0, nullptr);
+  std::vector<uint8_t> want(256, 0xab);  // the sentinel around the output
+  std::memcpy(&want[64], expected.data(), 128);
+  EXPECT_EQ(gpu, want);
+}
+
 }  // namespace

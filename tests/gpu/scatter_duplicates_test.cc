@@ -18,10 +18,12 @@ struct Result {
 };
 
 // ScatterElements on 1-D tensors: `destinations` output elements, `updates` updates, update i
-// goes to element i % destinations. Returns the CPU's and the GPU's output.
+// goes to element i % destinations. Returns the CPU's and the GPU's output. viewLimit: the
+// engine's view windows for the run (elements).
 template <typename T>
 void RunBoth(gs::DataType type, gs::Reduction reduction, uint32_t destinations,
-             const std::vector<T>& updateValues, Result* cpu, Result* gpu) {
+             const std::vector<T>& updateValues, Result* cpu, Result* gpu,
+             uint64_t viewLimit = gs::plan::kGpuViewElementLimit) {
   const uint32_t count = static_cast<uint32_t>(updateValues.size());
   const uint32_t outputSizes[] = {destinations};
   const uint32_t updateSizes[] = {count};
@@ -49,7 +51,9 @@ void RunBoth(gs::DataType type, gs::Reduction reduction, uint32_t destinations,
       std::string why;
       gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
       ASSERT_NE(engine, nullptr) << why;
+      ASSERT_TRUE(engine->SetViewElementLimit(viewLimit).ok());
       result->status = engine->ExecuteOnHost(op, b);
+      ASSERT_TRUE(engine->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok());
     }
     ASSERT_TRUE(result->status.ok()) << result->status.message();
   }
@@ -86,6 +90,18 @@ TEST(ScatterDuplicates, TooManyOnOneElementIsUnsupported) {
                               "more than the D3D12 path folds on one thread; nothing was written "
                               "(ExecuteOnCpu runs it)");
   EXPECT_EQ(output, (std::vector<int32_t>{-7, -7}));
+}
+
+// Through view windows of 5008 elements: the 20000 updates' lists fill all 4 list windows,
+// the updates span 4 tensor windows and the 7000 output elements 2, with 2 or 3 updates each.
+TEST(ScatterDuplicates, LastUpdateWinsAcrossViewWindows) {
+  std::vector<uint32_t> values(20000);
+  for (uint32_t i = 0; i < values.size(); ++i) values[i] = i * 2654435761u;
+  Result cpu, gpu;
+  RunBoth(gs::DataType::UInt32, gs::Reduction::None, 7000, values, &cpu, &gpu, 5008);
+  EXPECT_EQ(cpu.output, gpu.output);
+  RunBoth(gs::DataType::UInt32, gs::Reduction::Add, 7000, values, &cpu, &gpu, 5008);
+  EXPECT_EQ(cpu.output, gpu.output);
 }
 
 TEST(ScatterDuplicates, IntegerAddOfThousands) {

@@ -1,5 +1,5 @@
 // The plan's GPU decisions (src/plan/gpu_dispatch): which passes run in which order, the
-// dispatch shape, and Unsupported beyond one buffer view.
+// dispatch shape, and Unsupported beyond the view windows.
 #include <gtest/gtest.h>
 
 #include "gs/gs.h"
@@ -61,14 +61,26 @@ TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
   EXPECT_GE(uint64_t{large.groupsX} * large.groupsY * 64, threads);
 }
 
-TEST(GpuSchedule, BeyondOneViewIsUnsupported) {
+// 1000 Float32 elements and 2000 index words: the tensors fit 8 windows and the lists
+// (1000 words each) 4 windows of 250 elements, and no fewer.
+TEST(GpuSchedule, BeyondTheWindowsIsUnsupported) {
   const gs::CompiledOperator op = Scatter(gs::Reduction::None, 1000);
   gs::plan::GpuOptions options;
-  options.viewElementLimit = 999;
   gs::plan::GpuSchedule s;
+  options.viewElementLimit = 2000;  // everything in the first view: the kernels without windows
+  EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "");
+  EXPECT_FALSE(s.windowed);
+  options.viewElementLimit = 1999;
+  EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "");
+  EXPECT_TRUE(s.windowed);
+  options.viewElementLimit = 250;
+  EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "");
+  EXPECT_TRUE(s.windowed);
+  options.viewElementLimit = 249;
   EXPECT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s),
-            "InputTensor spans 1000 elements of one buffer view, more than the 999 the D3D12 path "
-            "binds (windows over larger tensors are not implemented yet)");
+            "IndicesTensor (in 32-bit words) spans 2000 elements, more than the 8 buffer views of "
+            "249 elements (1992) the D3D12 path binds for it");
+  EXPECT_EQ(gs::plan::SmallestGpuViewLimit(*op.plan()), 256u);  // 250 rounded up to 16
 }
 
 }  // namespace
