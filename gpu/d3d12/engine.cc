@@ -1,7 +1,9 @@
 // D3D12Engine: record the plan's passes on D3D12 buffers (the caller's, or for host memory
 // its own after an upload), run, read back.
+#include <chrono>
 #include <cstring>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -31,6 +33,10 @@ struct D3D12Engine::State {
   ComPtr<ID3D12Fence> fence;
   uint64_t fenceValue = 0;
   uint64_t viewElementLimit = plan::kGpuViewElementLimit;
+  // Set when the device was removed while a call was in flight: later calls fail the same way,
+  // and the buffers that call's GPU work may still touch are kept until the engine goes.
+  Status removed;
+  std::vector<std::shared_ptr<void>> abandoned;
 };
 
 static_assert(GS_TENSOR_WINDOWS == plan::kGpuTensorWindows && d3d12::kTensorWindows == plan::kGpuTensorWindows &&
@@ -138,9 +144,26 @@ gpu::PassConstants MakePassConstants(const plan::Plan& plan, const plan::GpuPass
 // and 1 when a scatter's list was longer than the plan's limit.
 constexpr uint64_t kStatusBytes = 16;
 
+// A removed device (reset, hung or lost GPU) runs nothing more and its fences may never
+// complete: every call checks first, and a wait gives up, instead of hanging or reading back
+// memory the GPU never wrote.
+Status CheckDeviceNotRemoved(ID3D12Device* device, const std::string& who) {
+  const HRESULT reason = device->GetDeviceRemovedReason();
+  if (reason == S_OK) return Status::Ok();
+  return Status(StatusCode::DeviceRemoved,
+                who + ": the D3D12 device was removed (GetDeviceRemovedReason " + Hresult(reason) +
+                    "); nothing was written: recreate the engine on a new device or use ExecuteOnCpu");
+}
+
 // Waits for the queue by polling the fence (no OS event needed on either platform).
-void WaitForFence(ID3D12Fence* fence, uint64_t value) {
-  while (fence->GetCompletedValue() < value) std::this_thread::yield();
+Status WaitForFence(ID3D12Device* device, ID3D12Fence* fence, uint64_t value, const std::string& who) {
+  while (fence->GetCompletedValue() < value) {
+    Status removed = CheckDeviceNotRemoved(device, who);
+    if (!removed.ok()) return removed;
+    std::this_thread::yield();
+  }
+  // A removed device reports every fence value as complete.
+  return CheckDeviceNotRemoved(device, who);
 }
 
 // A tensor on the GPU: a buffer, where the tensor starts in it, and its bytes. Views are typed
@@ -217,13 +240,27 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
 }  // namespace
 
 D3D12Engine::D3D12Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
-D3D12Engine::~D3D12Engine() = default;
+D3D12Engine::~D3D12Engine() {
+  // Abandoned work may still run on a device that reported removal without stopping; a removed
+  // device reports every fence value complete, so this wait is bounded either way.
+  if (state_->abandoned.empty()) return;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (state_->fence->GetCompletedValue() < state_->fenceValue && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+}
 
 D3D12Recording::D3D12Recording(std::unique_ptr<State> state) : state_(std::move(state)) {}
 D3D12Recording::~D3D12Recording() = default;
 
 Status D3D12Recording::Result() const {
   const State& run = *state_;
+  ComPtr<ID3D12Device> device;
+  if (SUCCEEDED(run.statusReadback->GetDevice(ComPtr<ID3D12Device>::Iid(), device.Receive()))) {
+    Status removed = CheckDeviceNotRemoved(device.get(), std::string(OperatorTypeName(run.plan.op)) +
+                                                             ": D3D12Recording::Result");
+    if (!removed.ok()) return removed;  // the status words were never written
+  }
   uint32_t words[4];
   uint8_t* mapped = nullptr;
   if (FAILED(run.statusReadback->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
@@ -474,6 +511,8 @@ Status D3D12Engine::Record(const CompiledOperator& op, ID3D12GraphicsCommandList
   const plan::Plan& plan = *op.plan();
   Status status = CheckMode(plan, checking);
   if (!status.ok()) return status;
+  status = CheckDeviceNotRemoved(state_->device.get(), std::string(OperatorTypeName(plan.op)) + ": D3D12Engine::Record");
+  if (!status.ok()) return status;
   GpuTensor tensors[plan::kTensorRoleCount];
   bool inPlace = false;
   status = CheckGpuBindings(plan, buffers, tensors, &inPlace);
@@ -500,6 +539,8 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   status = cpu::CheckBindings(plan, bindings, &bound);
   if (!status.ok()) return status;
   auto fail = [&](const std::string& what) { return Status(StatusCode::Internal, name + ": D3D12: " + what); };
+  status = CheckDeviceNotRemoved(state_->device.get(), name + ": D3D12Engine::ExecuteOnHost");
+  if (!status.ok()) return status;
 
   // Host bytes to upload: the inputs, and the output's current bytes (a strided output keeps
   // the bytes between its elements; in place they are also the input).
@@ -540,6 +581,7 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   if (!status.ok()) return status;
 
   std::lock_guard<std::mutex> lock(s.queueMutex);
+  if (!s.removed.ok()) return s.removed;
   ID3D12GraphicsCommandList* list = s.list.get();
   if (FAILED(s.allocator->Reset()) || FAILED(list->Reset(s.allocator.get(), nullptr))) {
     return fail("resetting the command list failed");
@@ -565,7 +607,21 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   s.queue->ExecuteCommandLists(1, lists);
   hr = s.queue->Signal(s.fence.get(), ++s.fenceValue);
   if (FAILED(hr)) return fail("signalling the fence failed (" + Hresult(hr) + ")");
-  WaitForFence(s.fence.get(), s.fenceValue);
+  status = WaitForFence(device, s.fence.get(), s.fenceValue, name + ": D3D12Engine::ExecuteOnHost");
+  if (!status.ok()) {
+    struct InFlight {
+      ComPtr<ID3D12Resource> buffers[plan::kTensorRoleCount], upload, readback;
+      D3D12Recording::State run;
+    };
+    auto kept = std::make_shared<InFlight>();
+    for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) kept->buffers[r] = std::move(buffers[r]);
+    kept->upload = std::move(upload);
+    kept->readback = std::move(readback);
+    kept->run = std::move(run);
+    s.abandoned.push_back(std::move(kept));
+    s.removed = status;
+    return status;
+  }
 
   status = D3D12Recording(std::make_unique<D3D12Recording::State>(std::move(run))).Result();
   if (!status.ok()) return status;  // checked mode: the host output stays untouched

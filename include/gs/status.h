@@ -11,6 +11,7 @@ enum class StatusCode {
   InvalidArgument,  // the desc or the data break the contract; every backend says the same
   Unsupported,      // valid, but this backend cannot run it: the caller may fall back
   OutOfMemory,
+  DeviceRemoved,    // the GPU device was removed (reset, lost): nothing ran; fall back or recreate
   Internal,
 };
 

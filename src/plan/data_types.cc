@@ -114,6 +114,7 @@ const char* StatusCodeName(StatusCode code) {
     case StatusCode::InvalidArgument: return "INVALID_ARGUMENT";
     case StatusCode::Unsupported: return "UNSUPPORTED";
     case StatusCode::OutOfMemory: return "OUT_OF_MEMORY";
+    case StatusCode::DeviceRemoved: return "DEVICE_REMOVED";
     case StatusCode::Internal: return "INTERNAL";
   }
   return "?";
