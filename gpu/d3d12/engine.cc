@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -33,8 +34,9 @@ struct D3D12Engine::State {
   ComPtr<ID3D12Fence> fence;
   uint64_t fenceValue = 0;
   uint64_t viewElementLimit = plan::kGpuViewElementLimit;
-  // Set when the device was removed while a call was in flight: later calls fail the same way,
-  // and the buffers that call's GPU work may still touch are kept until the engine goes.
+  // Set when a call could not wait for its submitted work (device removed, fence not signalled):
+  // later calls fail the same way, and the buffers that work may still touch are kept until
+  // the engine goes.
   Status removed;
   std::vector<std::shared_ptr<void>> abandoned;
 };
@@ -166,6 +168,17 @@ Status WaitForFence(ID3D12Device* device, ID3D12Fence* fence, uint64_t value, co
   return CheckDeviceNotRemoved(device, who);
 }
 
+// No exception crosses the API: an allocation failing inside a call is that call's OutOfMemory
+// (nothing is submitted after the last allocation of a synchronous call).
+template <typename Call>
+Status OutOfMemoryAsStatus(const char* call, Call&& run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::OutOfMemory, std::string(call) + ": out of memory");
+  }
+}
+
 // A tensor on the GPU: a buffer, where the tensor starts in it, and its bytes. Views are typed
 // (vkd3d binds typed views only; see design/gpu-path.md) and start at a whole element.
 struct GpuTensor {
@@ -254,72 +267,78 @@ D3D12Recording::D3D12Recording(std::unique_ptr<State> state) : state_(std::move(
 D3D12Recording::~D3D12Recording() = default;
 
 Status D3D12Recording::Result() const {
-  const State& run = *state_;
-  ComPtr<ID3D12Device> device;
-  if (SUCCEEDED(run.statusReadback->GetDevice(ComPtr<ID3D12Device>::Iid(), device.Receive()))) {
-    Status removed = CheckDeviceNotRemoved(device.get(), std::string(OperatorTypeName(run.plan.op)) +
-                                                             ": D3D12Recording::Result");
-    if (!removed.ok()) return removed;  // the status words were never written
-  }
-  uint32_t words[4];
-  uint8_t* mapped = nullptr;
-  if (FAILED(run.statusReadback->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
-    return Status(StatusCode::Internal, std::string(OperatorTypeName(run.plan.op)) +
-                                            ": D3D12: mapping the status readback failed");
-  }
-  std::memcpy(words, mapped, sizeof words);
-  run.statusReadback->Unmap(0, nullptr);
-  if (run.checked && words[0] != GS_NO_BAD_INDEX) {
-    return d3d12::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
-  }
-  if (words[3] != 0) {
-    return Status(StatusCode::Unsupported,
-                  std::string(OperatorTypeName(run.plan.op)) + ": D3D12: more than " +
-                      std::to_string(plan::kGpuMaxUpdatesPerElement) +
-                      " updates land on one output element, more than the D3D12 path folds on one "
-                      "thread; nothing was written (ExecuteOnCpu runs it)");
-  }
-  return Status::Ok();
+  return OutOfMemoryAsStatus("D3D12Recording::Result", [&]() -> Status {
+    const State& run = *state_;
+    ComPtr<ID3D12Device> device;
+    if (SUCCEEDED(run.statusReadback->GetDevice(ComPtr<ID3D12Device>::Iid(), device.Receive()))) {
+      Status removed = CheckDeviceNotRemoved(device.get(), std::string(OperatorTypeName(run.plan.op)) +
+                                                               ": D3D12Recording::Result");
+      if (!removed.ok()) return removed;  // the status words were never written
+    }
+    uint32_t words[4];
+    uint8_t* mapped = nullptr;
+    if (FAILED(run.statusReadback->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
+      return Status(StatusCode::Internal, std::string(OperatorTypeName(run.plan.op)) +
+                                              ": D3D12: mapping the status readback failed");
+    }
+    std::memcpy(words, mapped, sizeof words);
+    run.statusReadback->Unmap(0, nullptr);
+    if (run.checked && words[0] != GS_NO_BAD_INDEX) {
+      return d3d12::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+    }
+    if (words[3] != 0) {
+      return Status(StatusCode::Unsupported,
+                    std::string(OperatorTypeName(run.plan.op)) + ": D3D12: more than " +
+                        std::to_string(plan::kGpuMaxUpdatesPerElement) +
+                        " updates land on one output element, more than the D3D12 path folds on one "
+                        "thread; nothing was written (ExecuteOnCpu runs it)");
+    }
+    return Status::Ok();
+  });
 }
 
 ID3D12Device* D3D12Engine::device() const { return state_->device.get(); }
 
 Status D3D12Engine::SetViewElementLimit(uint64_t elements) {
-  if (elements < 16 || elements % 16 != 0 || elements > plan::kGpuViewElementLimit) {
-    return Status(StatusCode::InvalidArgument,
-                  "D3D12Engine::SetViewElementLimit: " + std::to_string(elements) +
-                      " is not a multiple of 16 in [16, 2^27]");
-  }
-  state_->viewElementLimit = elements;
-  return Status::Ok();
+  return OutOfMemoryAsStatus("D3D12Engine::SetViewElementLimit", [&]() -> Status {
+    if (elements < 16 || elements % 16 != 0 || elements > plan::kGpuViewElementLimit) {
+      return Status(StatusCode::InvalidArgument,
+                    "D3D12Engine::SetViewElementLimit: " + std::to_string(elements) +
+                        " is not a multiple of 16 in [16, 2^27]");
+    }
+    state_->viewElementLimit = elements;
+    return Status::Ok();
+  });
 }
 
 Status D3D12Engine::Create(ID3D12Device* device, std::unique_ptr<D3D12Engine>* engine) {
-  auto state = std::make_unique<State>();
-  if (device != nullptr) {
-    state->device = ComPtr<ID3D12Device>::Share(device);
-  } else {
-    std::string error;
-    state->device = d3d12::CreateDefaultDevice(&error);
-    if (!state->device) return Status(StatusCode::Unsupported, "D3D12Engine: " + error);
-  }
-  ID3D12Device* d = state->device.get();
-  const std::string error = state->pipelines.Init(d);
-  if (!error.empty()) return Status(StatusCode::Internal, "D3D12Engine: " + error);
+  return OutOfMemoryAsStatus("D3D12Engine::Create", [&]() -> Status {
+    auto state = std::make_unique<State>();
+    if (device != nullptr) {
+      state->device = ComPtr<ID3D12Device>::Share(device);
+    } else {
+      std::string error;
+      state->device = d3d12::CreateDefaultDevice(&error);
+      if (!state->device) return Status(StatusCode::Unsupported, "D3D12Engine: " + error);
+    }
+    ID3D12Device* d = state->device.get();
+    const std::string error = state->pipelines.Init(d);
+    if (!error.empty()) return Status(StatusCode::Internal, "D3D12Engine: " + error);
 
-  D3D12_COMMAND_QUEUE_DESC queueDesc = {};
-  queueDesc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
-  if (FAILED(d->CreateCommandQueue(&queueDesc, ComPtr<ID3D12CommandQueue>::Iid(), state->queue.Receive())) ||
-      FAILED(d->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE,
-                                       ComPtr<ID3D12CommandAllocator>::Iid(), state->allocator.Receive())) ||
-      FAILED(d->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, state->allocator.get(), nullptr,
-                                  ComPtr<ID3D12GraphicsCommandList>::Iid(), state->list.Receive())) ||
-      FAILED(d->CreateFence(0, D3D12_FENCE_FLAG_NONE, ComPtr<ID3D12Fence>::Iid(), state->fence.Receive()))) {
-    return Status(StatusCode::Internal, "D3D12Engine: creating the queue, command list or fence failed");
-  }
-  state->list->Close();
-  engine->reset(new D3D12Engine(std::move(state)));
-  return Status::Ok();
+    D3D12_COMMAND_QUEUE_DESC queueDesc = {};
+    queueDesc.Type = D3D12_COMMAND_LIST_TYPE_COMPUTE;
+    if (FAILED(d->CreateCommandQueue(&queueDesc, ComPtr<ID3D12CommandQueue>::Iid(), state->queue.Receive())) ||
+        FAILED(d->CreateCommandAllocator(D3D12_COMMAND_LIST_TYPE_COMPUTE,
+                                         ComPtr<ID3D12CommandAllocator>::Iid(), state->allocator.Receive())) ||
+        FAILED(d->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, state->allocator.get(), nullptr,
+                                    ComPtr<ID3D12GraphicsCommandList>::Iid(), state->list.Receive())) ||
+        FAILED(d->CreateFence(0, D3D12_FENCE_FLAG_NONE, ComPtr<ID3D12Fence>::Iid(), state->fence.Receive()))) {
+      return Status(StatusCode::Internal, "D3D12Engine: creating the queue, command list or fence failed");
+    }
+    state->list->Close();
+    engine->reset(new D3D12Engine(std::move(state)));
+    return Status::Ok();
+  });
 }
 
 namespace {
@@ -499,11 +518,9 @@ Status CheckMode(const plan::Plan& plan, IndexChecking checking) {
   return Status(StatusCode::InvalidArgument, std::string(OperatorTypeName(plan.op)) + ": IndexChecking is not a known mode");
 }
 
-}  // namespace
-
-Status D3D12Engine::Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
-                           const D3D12Bindings& buffers, IndexChecking checking,
-                           std::unique_ptr<D3D12Recording>* recording) {
+Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12GraphicsCommandList* list,
+                const D3D12Bindings& buffers, IndexChecking checking,
+                std::unique_ptr<D3D12Recording>* recording) {
   if (!op.valid() || list == nullptr) {
     return Status(StatusCode::InvalidArgument,
                   "D3D12Engine::Record: needs a compiled operator (CompileOperator succeeded) and a command list");
@@ -511,22 +528,25 @@ Status D3D12Engine::Record(const CompiledOperator& op, ID3D12GraphicsCommandList
   const plan::Plan& plan = *op.plan();
   Status status = CheckMode(plan, checking);
   if (!status.ok()) return status;
-  status = CheckDeviceNotRemoved(state_->device.get(), std::string(OperatorTypeName(plan.op)) + ": D3D12Engine::Record");
+  status = CheckDeviceNotRemoved(engine.device.get(), std::string(OperatorTypeName(plan.op)) + ": D3D12Engine::Record");
   if (!status.ok()) return status;
   GpuTensor tensors[plan::kTensorRoleCount];
   bool inPlace = false;
   status = CheckGpuBindings(plan, buffers, tensors, &inPlace);
   if (!status.ok()) return status;
   auto run = std::make_unique<D3D12Recording::State>();
-  status = Prepare(*state_, plan, tensors, checking == IndexChecking::Checked, inPlace, run.get());
+  status = Prepare(engine, plan, tensors, checking == IndexChecking::Checked, inPlace, run.get());
   if (!status.ok()) return status;
-  RecordPasses(list, state_->pipelines.rootSignature(), *run);
-  *recording = std::make_unique<D3D12Recording>(std::move(run));
+  // Everything is allocated before the caller's list gets a command: nothing can fail after.
+  const D3D12Recording::State& passes = *run;
+  auto made = std::make_unique<D3D12Recording>(std::move(run));
+  RecordPasses(list, engine.pipelines.rootSignature(), passes);
+  *recording = std::move(made);
   return Status::Ok();
 }
 
-Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindings& bindings,
-                                  IndexChecking checking) {
+Status ExecuteOnHostIn(D3D12Engine::State& engine, const CompiledOperator& op, const TensorBindings& bindings,
+                       IndexChecking checking) {
   if (!op.valid()) {
     return Status(StatusCode::InvalidArgument,
                   "D3D12Engine::ExecuteOnHost: the CompiledOperator is empty (CompileOperator did not succeed)");
@@ -539,12 +559,14 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   status = cpu::CheckBindings(plan, bindings, &bound);
   if (!status.ok()) return status;
   auto fail = [&](const std::string& what) { return Status(StatusCode::Internal, name + ": D3D12: " + what); };
-  status = CheckDeviceNotRemoved(state_->device.get(), name + ": D3D12Engine::ExecuteOnHost");
+  // Made before anything is submitted: from then on nothing may throw until the GPU is done.
+  const std::string who = name + ": D3D12Engine::ExecuteOnHost";
+  status = CheckDeviceNotRemoved(engine.device.get(), who);
   if (!status.ok()) return status;
 
   // Host bytes to upload: the inputs, and the output's current bytes (a strided output keeps
   // the bytes between its elements; in place they are also the input).
-  State& s = *state_;
+  D3D12Engine::State& s = engine;
   ID3D12Device* device = s.device.get();
   const uint8_t* hostData[plan::kTensorRoleCount] = {bound.inPlace ? nullptr : bound.input, bound.indices,
                                                       bound.updates, bound.output};
@@ -586,16 +608,19 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   if (FAILED(s.allocator->Reset()) || FAILED(list->Reset(s.allocator.get(), nullptr))) {
     return fail("resetting the command list failed");
   }
+  // From Reset to Close nothing allocates: an exception there would leave the engine's list
+  // recording, and every later call would fail.
   const uint32_t outputRole = static_cast<uint32_t>(plan::TensorRole::Output);
-  std::vector<D3D12_RESOURCE_BARRIER> barriers;
+  D3D12_RESOURCE_BARRIER barriers[plan::kTensorRoleCount];
+  UINT barrierCount = 0;
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
     if (!buffers[r]) continue;
     list->CopyBufferRegion(buffers[r].get(), 0, upload.get(), uploadOffsets[r], plan.tensors[r].totalSizeInBytes);
-    barriers.push_back(Transition(buffers[r].get(), D3D12_RESOURCE_STATE_COPY_DEST,
-                                  r == outputRole ? D3D12_RESOURCE_STATE_UNORDERED_ACCESS
-                                                  : D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE));
+    barriers[barrierCount++] = Transition(buffers[r].get(), D3D12_RESOURCE_STATE_COPY_DEST,
+                                          r == outputRole ? D3D12_RESOURCE_STATE_UNORDERED_ACCESS
+                                                          : D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
   }
-  list->ResourceBarrier(static_cast<UINT>(barriers.size()), barriers.data());
+  list->ResourceBarrier(barrierCount, barriers);
   RecordPasses(list, s.pipelines.rootSignature(), run);
   const D3D12_RESOURCE_BARRIER toCopy = Transition(buffers[outputRole].get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
                                                    D3D12_RESOURCE_STATE_COPY_SOURCE);
@@ -606,8 +631,8 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   ID3D12CommandList* lists[] = {list};
   s.queue->ExecuteCommandLists(1, lists);
   hr = s.queue->Signal(s.fence.get(), ++s.fenceValue);
-  if (FAILED(hr)) return fail("signalling the fence failed (" + Hresult(hr) + ")");
-  status = WaitForFence(device, s.fence.get(), s.fenceValue, name + ": D3D12Engine::ExecuteOnHost");
+  status = SUCCEEDED(hr) ? WaitForFence(device, s.fence.get(), s.fenceValue, who)
+                         : fail("signalling the fence failed (" + Hresult(hr) + ")");
   if (!status.ok()) {
     struct InFlight {
       ComPtr<ID3D12Resource> buffers[plan::kTensorRoleCount], upload, readback;
@@ -630,6 +655,21 @@ Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindin
   std::memcpy(bound.output, results, outputView.totalSizeInBytes);
   readback->Unmap(0, nullptr);
   return Status::Ok();
+}
+
+}  // namespace
+
+Status D3D12Engine::Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
+                           const D3D12Bindings& buffers, IndexChecking checking,
+                           std::unique_ptr<D3D12Recording>* recording) {
+  return OutOfMemoryAsStatus("D3D12Engine::Record",
+                             [&] { return RecordIn(*state_, op, list, buffers, checking, recording); });
+}
+
+Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindings& bindings,
+                                  IndexChecking checking) {
+  return OutOfMemoryAsStatus("D3D12Engine::ExecuteOnHost",
+                             [&] { return ExecuteOnHostIn(*state_, op, bindings, checking); });
 }
 
 }  // namespace gs
