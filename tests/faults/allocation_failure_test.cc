@@ -6,11 +6,8 @@
 // untouched or, for a call that succeeded, equal to the independent reference.
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,86 +15,19 @@
 #include <oneapi/tbb/info.h>
 
 #include "engine_check.h"
+#include "failing_allocator.h"
+#include "fault_cases.h"
 #include "random_desc.h"
-
-namespace {
-
-std::atomic<bool> g_armed{false};
-std::atomic<long> g_countdown{0};     // allocations left before the one that fails
-std::atomic<bool> g_fired{false};
-std::atomic<long> g_live{0};          // allocations not yet freed
-
-void* Allocate(std::size_t size, std::size_t alignment) {
-  if (g_armed.load() && g_countdown.fetch_sub(1) == 0) {
-    g_fired.store(true);
-    throw std::bad_alloc();
-  }
-  if (size == 0) size = 1;
-  void* p = alignment > alignof(std::max_align_t)
-                ? std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment)
-                : std::malloc(size);
-  if (p == nullptr) throw std::bad_alloc();
-  g_live.fetch_add(1);
-  return p;
-}
-
-void Free(void* p) {
-  if (p == nullptr) return;
-  g_live.fetch_sub(1);
-  std::free(p);
-}
-
-}  // namespace
-
-void* operator new(std::size_t size) { return Allocate(size, 0); }
-void* operator new[](std::size_t size) { return Allocate(size, 0); }
-void* operator new(std::size_t size, std::align_val_t a) {
-  return Allocate(size, static_cast<std::size_t>(a));
-}
-void* operator new[](std::size_t size, std::align_val_t a) {
-  return Allocate(size, static_cast<std::size_t>(a));
-}
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
-  try { return Allocate(size, 0); } catch (const std::bad_alloc&) { return nullptr; }
-}
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept {
-  try { return Allocate(size, 0); } catch (const std::bad_alloc&) { return nullptr; }
-}
-void operator delete(void* p) noexcept { Free(p); }
-void operator delete[](void* p) noexcept { Free(p); }
-void operator delete(void* p, std::size_t) noexcept { Free(p); }
-void operator delete[](void* p, std::size_t) noexcept { Free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { Free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { Free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { Free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { Free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { Free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { Free(p); }
 
 namespace gs_property {
 namespace {
 
-// Fails the Nth allocation made while it lives (N counted from 0).
-class FailNthAllocation {
- public:
-  explicit FailNthAllocation(long n) {
-    g_fired.store(false);
-    g_countdown.store(n);
-    g_armed.store(true);
-  }
-  ~FailNthAllocation() { g_armed.store(false); }
-  static bool Fired() { return g_fired.load(); }
-};
-
-constexpr long kMaxAllocations = 10000;  // a call that needs more is a finding too
+using gs_faults::FailNthAllocation;
+using gs_faults::kMaxAllocations;
+using gs_faults::LiveAllocations;
 
 std::vector<RandomCase> Cases() {
-  std::vector<RandomCase> cases;
-  for (uint64_t seed = 0; seed < 6; ++seed) cases.push_back(GenerateCase(CaseKind::Basic, seed));
-  cases.push_back(GenerateCase(CaseKind::Reduction, 1));
-  cases.push_back(GenerateCase(CaseKind::InPlace, 0));
-  cases.push_back(GenerateCase(CaseKind::CheckedBad, 3));
-  cases.push_back(GenerateCase(CaseKind::Unchecked, 4));
+  std::vector<RandomCase> cases = FaultCases();
   cases.push_back(GenerateCase(CaseKind::Large, 4));  // a scatter on several threads
   return cases;
 }
@@ -108,7 +38,7 @@ TEST(AllocationFailure, CompileReturnsOutOfMemoryAndLeaksNothing) {
     const gs::OperatorDesc& desc = c.op.Desc();
     long n = 0;
     for (; n < kMaxAllocations; ++n) {
-      const long liveBefore = g_live.load();
+      const long liveBefore = LiveAllocations();
       std::optional<gs::Status> status;  // reset() frees its message; assigning may keep it
       bool fired = false;
       {
@@ -128,7 +58,7 @@ TEST(AllocationFailure, CompileReturnsOutOfMemoryAndLeaksNothing) {
         }
       }
       status.reset();  // its message is the caller's allocation, not a leak
-      EXPECT_EQ(g_live.load(), liveBefore) << "allocation " << n << " leaked";
+      EXPECT_EQ(LiveAllocations(), liveBefore) << "allocation " << n << " leaked";
       if (!fired || ::testing::Test::HasFailure()) break;
     }
     EXPECT_GT(n, 0) << "compiling allocates nothing: the injection was never exercised";
@@ -164,50 +94,16 @@ TEST(AllocationFailure, ExecuteReturnsOutOfMemoryAndLeavesBuffersAsTheSpecSays) 
                                 {out, c.in_place ? input.size() : output.size()}},
                                options);
       }
+      SCOPED_TRACE("threads " + std::to_string(threads));
+      gs::CpuExecuteOptions options;
+      options.Checking = c.mode;
+      options.ThreadCount = threads;
       long n = 0;
       for (; n < kMaxAllocations; ++n) {
-        // Fresh copies each round; in place, Output is bound to the input copy.
-        std::vector<uint8_t> input = c.input, indices = c.indices, updates = c.updates,
-                             output = c.output;
-        uint8_t* out = c.in_place ? input.data() : output.data();
-        const uint64_t outSize = c.in_place ? input.size() : output.size();
-        const gs::TensorBindings bindings{{input.data(), input.size()},
-                                          {indices.data(), indices.size()},
-                                          {updates.data(), updates.size()},
-                                          {out, outSize}};
-        gs::CpuExecuteOptions options;
-        options.Checking = c.mode;
-        options.ThreadCount = threads;
-        std::string message;
-        message.reserve(4096);  // so that keeping the message allocates nothing
-        const long liveBefore = g_live.load();
-        std::optional<gs::Status> status;
-        bool fired = false;
-        {
-          FailNthAllocation failure(n);
-          status = gs::ExecuteOnCpu(compiled, bindings, options);
-          fired = FailNthAllocation::Fired();
-        }
-        const gs::StatusCode code = status->code();
-        message = status->message();
-        status.reset();
-        EXPECT_EQ(g_live.load(), liveBefore) << "allocation " << n << " leaked";
-        EXPECT_TRUE(indices == c.indices && updates == c.updates) << "an input changed";
-        const std::vector<uint8_t>& before = c.in_place ? c.input : c.output;
-        const std::vector<uint8_t> after(out, out + outSize);
-        if (fired) {
-          ++injected;
-          EXPECT_EQ(code, gs::StatusCode::OutOfMemory)
-              << "allocation " << n << ", threads " << threads << ": " << message;
-          EXPECT_TRUE(after == before) << "allocation " << n << ": the output was written";
-          if (!c.in_place) EXPECT_TRUE(input == c.input) << "InputTensor changed";
-        } else if (expected.ok) {
-          EXPECT_EQ(code, gs::StatusCode::Ok) << message;
-          EXPECT_TRUE(after == expected.output) << "the output differs from the reference";
-        } else {
-          EXPECT_EQ(code, gs::StatusCode::InvalidArgument) << message;
-          EXPECT_TRUE(after == before) << "a failed checked call wrote the output";
-        }
+        const bool fired = RunWithAllocationFailure(
+            c, expected, n, FailNthAllocation::Threads::Any,
+            [&](const gs::TensorBindings& bindings) { return gs::ExecuteOnCpu(compiled, bindings, options); });
+        if (fired) ++injected;
         if (!fired || ::testing::Test::HasFailure()) break;
       }
       EXPECT_LT(n, kMaxAllocations);
