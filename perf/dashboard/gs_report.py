@@ -100,7 +100,8 @@ def history_section(page, bench_runs):
             ax.set_xticklabels([labels[t] for t in ticks], fontsize=6)
             ax.tick_params(axis="y", labelsize=7)
             ax.grid(alpha=0.3)
-        axes[1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
+        if axes[1].get_legend_handles_labels()[0]:  # no copy_ratio in any run: no legend
+            axes[1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
         fig.suptitle(key, fontsize=10)
         page.figure(fig, "%s: GB/s and ratio to copy, %d run(s)" % (key, len(bench_runs)))
 
@@ -118,7 +119,8 @@ def grouped_bars(ax, groups, bars, values, ylabel):
     ax.set_ylabel(ylabel, fontsize=8)
     ax.tick_params(axis="y", labelsize=7)
     ax.grid(axis="y", alpha=0.3)
-    ax.legend(fontsize=6)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(fontsize=6)
 
 
 def describe(run):

@@ -80,6 +80,8 @@ class Run:
                     result[counter] = statistics.median(values)
             if "GB_per_s" not in result and "bytes_per_second" in result:
                 result["GB_per_s"] = result["bytes_per_second"] / 1e9
+            if "GB_per_s" not in result:
+                continue  # a per-call cost (gs-bench's small/ operators), not a throughput
             self.results[name] = result
 
     @property

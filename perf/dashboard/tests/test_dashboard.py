@@ -65,6 +65,27 @@ class RunTest(unittest.TestCase):
         self.assertEqual(run.results[name]["GB_per_s"], statistics.median(r["GB_per_s"] for r in reps))
         self.assertNotIn(name + "_median", run.results)
 
+    def test_per_call_benchmarks_are_not_throughputs(self):
+        # gs-bench's small/ operators report a time per call and no bytes: the history (and so
+        # the report) leaves them out instead of failing on them.
+        doc = {"context": {}, "benchmarks": [
+            {"name": "small/gather/f32/8x8/q1/i64/cpu/checked/threads:1", "run_type": "iteration",
+             "real_time": 215.0, "cpu_time": 214.0, "time_unit": "ns", "iterations": 10, "threads": 1},
+            {"name": "gather/f32/embedding/axis0/i64/cpu/checked/threads:1", "run_type": "iteration",
+             "real_time": 1e6, "cpu_time": 1e6, "time_unit": "ns", "iterations": 10,
+             "bytes_per_second": 2e9, "copy_ratio": 0.5, "threads": 1}]}
+        with tempfile.TemporaryDirectory() as runs:
+            path = os.path.join(runs, "2026-11-21T120000Z-host-gs-bench.json")
+            with open(path, "w") as f:
+                json.dump(doc, f)
+            run = history.Run(path)
+            self.assertEqual(list(run.results), ["gather/f32/embedding/axis0/i64/cpu/checked/threads:1"])
+            self.assertEqual(run.results["gather/f32/embedding/axis0/i64/cpu/checked/threads:1"]["GB_per_s"], 2.0)
+            out = os.path.join(runs, "report")
+            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(gs_report.main(["--runs", runs, "--out", out]), 0)
+            self.assertTrue(os.path.exists(os.path.join(out, "index.html")))
+
     def test_history_is_in_time_order(self):
         runs = history.load_history(FIXTURES)
         self.assertEqual([r.when for r in runs], sorted(r.when for r in runs))
