@@ -31,6 +31,9 @@
 
 #include "cpu/kernel_set.h"  // internal: which kernel set the engine chose, for the context
 #include "gs/gs.h"
+#ifdef GS_BENCH_D3D12
+#include "d3d12_timing.h"
+#endif
 
 #ifndef GS_BENCH_DEFAULT_SUITE
 #define GS_BENCH_DEFAULT_SUITE "shared/perf/suite.json"
@@ -344,6 +347,7 @@ std::unique_ptr<Prepared> Prepare(const Case& c, const std::string& variant) {
 struct Options {
   bool short_mode = false;
   bool user_min_time = false;
+  bool cpu = true, d3d12 = true;  // --backend
 };
 Options g_options;
 
@@ -417,8 +421,9 @@ double CopyBytesPerSecond(uint64_t total_bytes, int threads) {
 
 std::unique_ptr<Prepared> g_prepared;  // the (case, variant) being run; one at a time
 
-void RunCase(benchmark::State& state, const Case* c, const std::string& variant, bool checked,
-             int threads) {
+// The (case, variant)'s buffers, prepared once for all its benchmarks; nullptr (the benchmark
+// skipped with the error) when setting it up failed.
+Prepared* CurrentCase(benchmark::State& state, const Case* c, const std::string& variant) {
   const std::string key = c->name + "#" + variant;
   if (!g_prepared || g_prepared->key != key) {
     g_prepared.reset();  // free the previous case's buffers first
@@ -430,11 +435,27 @@ void RunCase(benchmark::State& state, const Case* c, const std::string& variant,
     }
     g_prepared->key = key;
   }
-  Prepared& p = *g_prepared;
-  if (!p.error.empty()) {
-    state.SkipWithError(p.error.c_str());
-    return;
+  if (!g_prepared->error.empty()) {
+    state.SkipWithError(g_prepared->error.c_str());
+    return nullptr;
   }
+  return g_prepared.get();
+}
+
+// bytes_per_second, GB_per_s and copy_ratio of `iterations` runs moving `total` bytes each.
+void SetThroughputCounters(benchmark::State& state, uint64_t total, double copy_bps, int threads) {
+  const double bytes = static_cast<double>(state.iterations()) * static_cast<double>(total);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(total));
+  state.counters["GB_per_s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsRate);
+  state.counters["copy_ratio"] = benchmark::Counter(bytes / copy_bps, benchmark::Counter::kIsRate);
+  state.counters["threads"] = benchmark::Counter(threads);
+}
+
+void RunCase(benchmark::State& state, const Case* c, const std::string& variant, bool checked,
+             int threads) {
+  Prepared* prepared = CurrentCase(state, c, variant);
+  if (prepared == nullptr) return;
+  Prepared& p = *prepared;
   const uint64_t total = c->total_bytes.at(variant);
   const double copy_bps = CopyBytesPerSecond(total, threads);
 
@@ -460,12 +481,64 @@ void RunCase(benchmark::State& state, const Case* c, const std::string& variant,
       break;
     }
   }
-  const double bytes = static_cast<double>(state.iterations()) * static_cast<double>(total);
-  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(total));
-  state.counters["GB_per_s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsRate);
-  state.counters["copy_ratio"] = benchmark::Counter(bytes / copy_bps, benchmark::Counter::kIsRate);
-  state.counters["threads"] = benchmark::Counter(threads);
+  SetThroughputCounters(state, total, copy_bps, threads);
 }
+
+#ifdef GS_BENCH_D3D12
+// ---- The D3D12 rows: GPU time from timestamp queries (perf/d3d12_timing.h). ----
+
+// Bytes/second of a GPU copy of total/2 bytes (total bytes moved), the median of a few, cached.
+double GpuCopyBytesPerSecond(gs_bench::D3D12Timing& gpu, uint64_t total_bytes, std::string* error) {
+  static std::map<uint64_t, double> cache;
+  if (auto it = cache.find(total_bytes); it != cache.end()) return it->second;
+  std::vector<double> rates;
+  for (int r = 0; r < (g_options.short_mode ? 3 : 7) && error->empty(); ++r) {
+    double seconds = 0;
+    *error = gpu.TimeCopy(total_bytes / 2, &seconds);
+    if (seconds > 0) rates.push_back(static_cast<double>(total_bytes / 2 * 2) / seconds);
+  }
+  if (!error->empty() || rates.empty()) return 0;
+  return cache[total_bytes] = Median(rates);
+}
+
+std::string g_uploaded;  // the (case, variant) whose tensors are on the GPU
+
+void RunCaseD3D12(benchmark::State& state, const Case* c, const std::string& variant, bool checked) {
+  std::string error;
+  gs_bench::D3D12Timing* gpu = gs_bench::D3D12Timing::Get(&error);
+  Prepared* prepared = gpu != nullptr ? CurrentCase(state, c, variant) : nullptr;
+  if (prepared == nullptr) {
+    if (gpu == nullptr) state.SkipWithError(error.c_str());
+    return;
+  }
+  if (g_uploaded != prepared->key) {
+    g_uploaded.clear();
+    error = gpu->Upload(prepared->bindings);
+    if (!error.empty()) {
+      state.SkipWithError(error.c_str());
+      return;
+    }
+    g_uploaded = prepared->key;
+  }
+  const uint64_t total = c->total_bytes.at(variant);
+  const double copy_bps = GpuCopyBytesPerSecond(*gpu, total, &error);
+  double seconds = 0;
+  if (error.empty()) error = gpu->TimeOperator(prepared->op, checked, &seconds);  // warm-up
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    error = gpu->TimeOperator(prepared->op, checked, &seconds);
+    if (!error.empty()) {
+      state.SkipWithError(error.c_str());
+      break;
+    }
+    state.SetIterationTime(seconds);
+  }
+  SetThroughputCounters(state, total, copy_bps, 0);
+}
+#endif
 
 // ---- Small operators: the fixed cost of one compile-free execute call. ----
 
@@ -600,17 +673,21 @@ std::string HugePageMode() {
 
 void PrintHelp() {
   std::printf(
-      "gs-bench: gs's CPU engine on the fixed perf suite (Google Benchmark).\n"
+      "gs-bench: gs's CPU engine and D3D12 path on the fixed perf suite (Google Benchmark).\n"
       "\n"
       "gs-bench flags (read before Google Benchmark's own):\n"
       "  --suite=PATH   suite file (default: env GS_BENCH_SUITE, else %s)\n"
-      "  --short        short run: a small minimum time per benchmark (the whole suite in\n"
-      "                 well under a minute on 2 cores); numbers are noisier\n"
+      "  --short        short run: a small minimum time per benchmark (the CPU rows of the\n"
+      "                 whole suite in well under a minute on 2 cores); numbers are noisier\n"
+      "  --backend=B    cpu, d3d12 or all (default): d3d12 rows exist when gs::d3d12 is built\n"
+      "                 and a device is there (lavapipe, a software GPU, takes seconds a row)\n"
       "  --help         this text, then Google Benchmark's help\n"
       "\n"
       "Benchmarks: <case>[/<variant>]/cpu/<checked|unchecked>/threads:<1|2>\n"
+      "            <case>[/<variant>]/d3d12/<checked|unchecked>/threads:0 (GPU time, timestamps)\n"
       "Counters: bytes_per_second (suite effective bytes), GB_per_s, copy_ratio (gs bytes/s\n"
-      "  over a parallel memcpy moving the same bytes with the same threads), threads.\n"
+      "  over a copy of the same bytes: parallel memcpy with the same threads on the CPU, a\n"
+      "  buffer copy on the GPU), threads.\n"
       "JSON: --benchmark_format=json or --benchmark_out=FILE --benchmark_out_format=json\n"
       "A --benchmark_min_time given on the command line overrides the built-in min times.\n"
       "\n",
@@ -634,6 +711,14 @@ int main(int argc, char** argv) {
       suite_path = a.substr(8);
     } else if (i > 0 && a == "--short") {
       g_options.short_mode = true;
+    } else if (i > 0 && a.rfind("--backend=", 0) == 0) {
+      const std::string b = a.substr(10);
+      if (b != "cpu" && b != "d3d12" && b != "all") {
+        std::fprintf(stderr, "gs-bench: --backend must be cpu, d3d12 or all, not %s\n", b.c_str());
+        return 1;
+      }
+      g_options.cpu = b != "d3d12";
+      g_options.d3d12 = b != "cpu";
     } else {
       if (a == "--help" || a == "-h") help = true;
       if (a.rfind("--benchmark_min_time", 0) == 0) g_options.user_min_time = true;
@@ -670,6 +755,7 @@ int main(int argc, char** argv) {
 
   const double min_time = g_options.short_mode ? 0.05 : 1.0;
   for (const Case& c : cases) {
+    if (!g_options.cpu) break;
     const bool name_variant = c.variants.size() > 1 || c.variants.at(0) != "default";
     for (const std::string& v : c.variants) {
       for (bool checked : {true, false}) {
@@ -687,7 +773,29 @@ int main(int argc, char** argv) {
       }
     }
   }
+#ifdef GS_BENCH_D3D12
+  // The GPU rows (threads:0), when there is a D3D12 device: lavapipe without a GPU.
+  std::string no_device;
+  if (g_options.d3d12 && gs_bench::D3D12Timing::Get(&no_device) != nullptr) {
+    for (const Case& c : cases) {
+      const bool name_variant = c.variants.size() > 1 || c.variants.at(0) != "default";
+      for (const std::string& v : c.variants) {
+        for (bool checked : {true, false}) {
+          std::string name = c.name + (name_variant ? "/" + v : std::string()) + "/d3d12/" +
+                             (checked ? "checked" : "unchecked") + "/threads:0";
+          auto* b = benchmark::RegisterBenchmark(
+              name.c_str(), [cp = &c, v, checked](benchmark::State& st) { RunCaseD3D12(st, cp, v, checked); });
+          b->UseManualTime()->Unit(benchmark::kMillisecond);
+          if (!g_options.user_min_time) b->MinTime(min_time);
+        }
+      }
+    }
+  } else if (g_options.d3d12) {
+    std::fprintf(stderr, "gs-bench: no d3d12 rows: %s\n", no_device.c_str());
+  }
+#endif
   for (const SmallCase& small : kSmallCases) {
+    if (!g_options.cpu) break;
     for (bool checked : {true, false}) {
       for (int threads : {1, 2}) {
         std::string name = std::string(small.name) + "/cpu/" + (checked ? "checked" : "unchecked") +
