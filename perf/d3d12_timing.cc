@@ -5,11 +5,14 @@
 #include <vector>
 
 #include "d3d12/d3d12_api.h"
+#include "d3d12/resources.h"
 #include "gs/d3d12.h"
 
 namespace gs_bench {
 
 using gs::d3d12::ComPtr;
+using gs::d3d12::CreateBuffer;
+using gs::d3d12::Transition;
 
 struct D3D12Timing::State {
   std::unique_ptr<gs::D3D12Engine> engine;
@@ -28,35 +31,6 @@ struct D3D12Timing::State {
 };
 
 namespace {
-
-ComPtr<ID3D12Resource> CreateBuffer(ID3D12Device* device, D3D12_HEAP_TYPE type, uint64_t bytes,
-                                    D3D12_RESOURCE_STATES state, D3D12_RESOURCE_FLAGS flags) {
-  D3D12_HEAP_PROPERTIES heap = {};
-  heap.Type = type;
-  D3D12_RESOURCE_DESC desc = {};
-  desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-  desc.Width = (bytes + 255) / 256 * 256;
-  desc.Height = desc.DepthOrArraySize = desc.MipLevels = 1;
-  desc.SampleDesc.Count = 1;
-  desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-  desc.Flags = flags;
-  ComPtr<ID3D12Resource> buffer;
-  if (FAILED(device->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, state, nullptr,
-                                             ComPtr<ID3D12Resource>::Iid(), buffer.Receive()))) {
-    return {};
-  }
-  return buffer;
-}
-
-D3D12_RESOURCE_BARRIER Transition(ID3D12Resource* buffer, D3D12_RESOURCE_STATES from, D3D12_RESOURCE_STATES to) {
-  D3D12_RESOURCE_BARRIER barrier = {};
-  barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-  barrier.Transition.pResource = buffer;
-  barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-  barrier.Transition.StateBefore = from;
-  barrier.Transition.StateAfter = to;
-  return barrier;
-}
 
 std::string Begin(D3D12Timing::State& s) {
   if (FAILED(s.allocator->Reset()) || FAILED(s.list->Reset(s.allocator.get(), nullptr))) {
@@ -166,7 +140,7 @@ std::string D3D12Timing::Upload(const gs::TensorBindings& host) {
   for (int r = 0; r < 4; ++r) {
     if (data[r] == nullptr) continue;
     const bool unordered = r == 3 || (r == 0 && inPlace);
-    s.tensors[r] = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, bytes[r], D3D12_RESOURCE_STATE_COPY_DEST,
+    s.tensors[r] = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, (bytes[r] + 3) / 4 * 4, D3D12_RESOURCE_STATE_COPY_DEST,
                                 unordered ? D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS : D3D12_RESOURCE_FLAG_NONE);
     if (!s.tensors[r]) return "d3d12: creating a tensor buffer failed";
     s.list->CopyBufferRegion(s.tensors[r].get(), 0, upload.get(), offsets[r], bytes[r]);

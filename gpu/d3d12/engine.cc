@@ -15,6 +15,7 @@
 #include "d3d12/d3d12_api.h"
 #include "d3d12/pipelines.h"
 #include "d3d12/platform.h"
+#include "d3d12/resources.h"
 #include "gs/d3d12.h"
 #include "hlsl/gpu_constants.h"
 #include "plan/gpu_dispatch.h"
@@ -23,6 +24,8 @@
 namespace gs {
 
 using d3d12::ComPtr;
+using d3d12::CreateBuffer;
+using d3d12::Transition;
 
 struct D3D12Engine::State {
   ComPtr<ID3D12Device> device;
@@ -67,29 +70,6 @@ std::string Hresult(HRESULT hr) {
   return text;
 }
 
-ComPtr<ID3D12Resource> CreateBuffer(ID3D12Device* device, D3D12_HEAP_TYPE heapType,
-                                    uint64_t bytes, D3D12_RESOURCE_STATES state,
-                                    D3D12_RESOURCE_FLAGS flags = D3D12_RESOURCE_FLAG_NONE) {
-  D3D12_HEAP_PROPERTIES heap = {};
-  heap.Type = heapType;
-  D3D12_RESOURCE_DESC desc = {};
-  desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-  desc.Width = std::max<uint64_t>(bytes, 4);
-  desc.Height = 1;
-  desc.DepthOrArraySize = 1;
-  desc.MipLevels = 1;
-  desc.Format = DXGI_FORMAT_UNKNOWN;
-  desc.SampleDesc.Count = 1;
-  desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-  desc.Flags = flags;
-  ComPtr<ID3D12Resource> buffer;
-  if (FAILED(device->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, state, nullptr,
-                                             ComPtr<ID3D12Resource>::Iid(), buffer.Receive()))) {
-    return {};
-  }
-  return buffer;
-}
-
 DXGI_FORMAT ElementFormat(uint32_t elementBytes) {
   switch (elementBytes) {
     case 1: return DXGI_FORMAT_R8_UINT;
@@ -97,17 +77,6 @@ DXGI_FORMAT ElementFormat(uint32_t elementBytes) {
     case 4: return DXGI_FORMAT_R32_UINT;
     default: return DXGI_FORMAT_R32G32_UINT;
   }
-}
-
-D3D12_RESOURCE_BARRIER Transition(ID3D12Resource* buffer, D3D12_RESOURCE_STATES before,
-                                  D3D12_RESOURCE_STATES after) {
-  D3D12_RESOURCE_BARRIER barrier = {};
-  barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-  barrier.Transition.pResource = buffer;
-  barrier.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-  barrier.Transition.StateBefore = before;
-  barrier.Transition.StateAfter = after;
-  return barrier;
 }
 
 D3D12_RESOURCE_BARRIER UavBarrier() {

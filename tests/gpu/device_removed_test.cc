@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "d3d12/d3d12_api.h"
+#include "d3d12/resources.h"
 #include "device_removal.h"
 #include "gpu_test_environment.h"
 #include "gs/gs.h"
@@ -89,19 +90,10 @@ TEST_F(DeviceRemoved, RecordRefusesAndResultReportsIt) {
                                                        ComPtr<ID3D12CommandAllocator>::Iid(), allocator.Receive())));
   ASSERT_TRUE(SUCCEEDED(device->CreateCommandList(0, D3D12_COMMAND_LIST_TYPE_COMPUTE, allocator.get(), nullptr,
                                                   ComPtr<ID3D12GraphicsCommandList>::Iid(), list.Receive())));
-  D3D12_HEAP_PROPERTIES heap = {};
-  heap.Type = D3D12_HEAP_TYPE_DEFAULT;
-  D3D12_RESOURCE_DESC desc = {};
-  desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-  desc.Width = 512;
-  desc.Height = desc.DepthOrArraySize = desc.MipLevels = 1;
-  desc.SampleDesc.Count = 1;
-  desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-  desc.Flags = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
-  ComPtr<ID3D12Resource> buffer;
-  ASSERT_TRUE(SUCCEEDED(device->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc,
-                                                        D3D12_RESOURCE_STATE_UNORDERED_ACCESS, nullptr,
-                                                        ComPtr<ID3D12Resource>::Iid(), buffer.Receive())));
+  ComPtr<ID3D12Resource> buffer = gs::d3d12::CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, 512,
+                                                          D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                                          D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+  ASSERT_NE(buffer.get(), nullptr);
   gs::D3D12Bindings bindings;
   bindings.InputTensor = {buffer.get(), 0, 128};
   bindings.IndicesTensor = {buffer.get(), 128, 128};

@@ -7,38 +7,21 @@
 #include <vector>
 
 #include "d3d12/d3d12_api.h"
+#include "d3d12/resources.h"
 #include "gpu_test_environment.h"
 #include "gs/gs.h"
 
 namespace {
 
 using gs::d3d12::ComPtr;
+using gs::d3d12::Transition;
 
+// A buffer for the test; a failure to make it fails the test.
 ComPtr<ID3D12Resource> Buffer(ID3D12Device* device, D3D12_HEAP_TYPE type, uint64_t bytes,
                               D3D12_RESOURCE_STATES state, D3D12_RESOURCE_FLAGS flags) {
-  D3D12_HEAP_PROPERTIES heap = {};
-  heap.Type = type;
-  D3D12_RESOURCE_DESC desc = {};
-  desc.Dimension = D3D12_RESOURCE_DIMENSION_BUFFER;
-  desc.Width = bytes;
-  desc.Height = desc.DepthOrArraySize = desc.MipLevels = 1;
-  desc.SampleDesc.Count = 1;
-  desc.Layout = D3D12_TEXTURE_LAYOUT_ROW_MAJOR;
-  desc.Flags = flags;
-  ComPtr<ID3D12Resource> buffer;
-  EXPECT_TRUE(SUCCEEDED(device->CreateCommittedResource(&heap, D3D12_HEAP_FLAG_NONE, &desc, state, nullptr,
-                                                        ComPtr<ID3D12Resource>::Iid(), buffer.Receive())));
+  ComPtr<ID3D12Resource> buffer = gs::d3d12::CreateBuffer(device, type, bytes, state, flags);
+  EXPECT_TRUE(buffer.get() != nullptr);
   return buffer;
-}
-
-D3D12_RESOURCE_BARRIER Transition(ID3D12Resource* r, D3D12_RESOURCE_STATES from, D3D12_RESOURCE_STATES to) {
-  D3D12_RESOURCE_BARRIER b = {};
-  b.Type = D3D12_RESOURCE_BARRIER_TYPE_TRANSITION;
-  b.Transition.pResource = r;
-  b.Transition.Subresource = D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES;
-  b.Transition.StateBefore = from;
-  b.Transition.StateAfter = to;
-  return b;
 }
 
 // GATHER_ELEMENTS on one caller buffer holding all three tensors at offsets, recorded into the
