@@ -85,7 +85,9 @@ def main():
     gs_out = os.path.join(args.runs, "%s-%s-gs-bench.json" % (stamp, host))
     peers_out = os.path.join(args.runs, "%s-%s-peers.json" % (stamp, host))
 
-    cmd = [args.gs_bench, "--benchmark_out=" + gs_out, "--benchmark_out_format=json"]
+    # The peers here run on the CPU, so gs-bench's CPU rows are the ones to set beside them.
+    cmd = [args.gs_bench, "--backend=cpu", "--benchmark_out=" + gs_out,
+           "--benchmark_out_format=json"]
     if args.short:
         cmd.append("--short")
     if args.suite:
