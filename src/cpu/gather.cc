@@ -71,9 +71,11 @@ void GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uin
 void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_t* input,
                        const uint8_t* indices, uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
-  const GatherRowFn row =
-      ActiveKernels().gatherRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const uint64_t e = plan.elementSize, x = plan.indexSize;
+  const KernelTable& kernels = ActiveKernels();
+  const bool stream = ShouldStreamElements(k.unitCount * (2 * e + x));
+  const GatherRowFn row = (stream ? kernels.gatherRowStreamed : kernels.gatherRow)
+      [ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const uint64_t step = k.dataStrides[walk.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
   // A row that reads one contiguous data row (last axis): prefetch the next one.
@@ -113,6 +115,7 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
           row(rows, rowsStep, rowsStride, bound, indices + (cursor.indexOffset + column) * x,
               output + (cursor.iterOffset + column) * e, width);
         }
+        if (stream) kernels.streamFence();
         continue;
       }
       for (uint64_t r = rowBegin; r < rowEnd; ++r) {
@@ -123,6 +126,7 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
         row(input + (dataOffset + column * step) * e, step, stride, bound,
             indices + (indexOffset + column) * x, output + (iterOffset + column) * e, width);
       }
+      if (stream) kernels.streamFence();
     }
   });
 }

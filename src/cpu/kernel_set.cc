@@ -103,4 +103,17 @@ uint64_t LastLevelCacheBytes() {
   return bytes;
 }
 
+namespace {
+std::atomic<uint64_t> forcedStreamingThreshold{0};
+}  // namespace
+
+uint64_t StreamingThresholdBytes() {
+  const uint64_t forced = forcedStreamingThreshold.load(std::memory_order_relaxed);
+  return forced != 0 ? forced : LastLevelCacheBytes();
+}
+
+void ForceStreamingThreshold(uint64_t bytes) {
+  forcedStreamingThreshold.store(bytes, std::memory_order_relaxed);
+}
+
 }  // namespace gs::cpu

@@ -27,6 +27,7 @@ bool ForceKernelSet(KernelSet set);
 // Contiguous rows of element gathers and scatters. Offsets and strides are in elements:
 //   gather:  out[j] = data[j * dataStep + p * indexedStride], or zero when indices[j] is out of
 //            [-bound, bound) (signed) / [0, bound) (unsigned); p is indices[j] resolved.
+//            data[0] must be readable (it is read, and dropped, for an out-of-bounds index).
 //   scatter: data[j * dataStep + p * indexedStride] = updates[j] for in-bounds j, in order of j.
 using GatherRowFn = void (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                              uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n);
@@ -44,9 +45,10 @@ using StreamFenceFn = void (*)();
 
 struct KernelTable {
   KernelSet set;
-  GatherRowFn gatherRow[4][4];    // [log2 element size][IndexKind]
-  ScatterRowFn scatterRow[4][4];  // [log2 element size][IndexKind]
-  FirstBadFn firstBad[4];         // [IndexKind]
+  GatherRowFn gatherRow[4][4];          // [log2 element size][IndexKind]
+  GatherRowFn gatherRowStreamed[4][4];  // the same, non-temporal stores: end with streamFence
+  ScatterRowFn scatterRow[4][4];        // [log2 element size][IndexKind]
+  FirstBadFn firstBad[4];               // [IndexKind]
   StreamCopyFn streamCopy;
   StreamFenceFn streamFence;
 };
@@ -67,5 +69,11 @@ const KernelTable& ActiveKernels();
 
 // Bytes of the last-level cache (0 when unknown): outputs above it are streamed.
 uint64_t LastLevelCacheBytes();
+
+// The size above which outputs are streamed (LastLevelCacheBytes, 0: never).
+uint64_t StreamingThresholdBytes();
+// Tests: streams every output above `bytes` (0 restores the cache size), so that small cases
+// run the non-temporal kernels.
+void ForceStreamingThreshold(uint64_t bytes);
 
 }  // namespace gs::cpu

@@ -138,8 +138,15 @@ inline void UnpackStrip(uint8_t* data, uint64_t step, uint64_t stride, uint64_t 
 
 // Non-temporal stores pay when the output would not fit the last-level cache anyway.
 inline bool ShouldStream(uint64_t outputBytes, uint64_t blockBytes) {
-  const uint64_t llc = LastLevelCacheBytes();
-  return llc > 0 && outputBytes > llc && blockBytes >= 64;
+  const uint64_t threshold = StreamingThresholdBytes();
+  return threshold > 0 && outputBytes > threshold && blockBytes >= 64;
+}
+
+// Element gathers stream their output when what one call touches (output, indices and the
+// elements read) exceeds the last-level cache: the output would be evicted before it is read.
+inline bool ShouldStreamElements(uint64_t touchedBytes) {
+  const uint64_t threshold = StreamingThresholdBytes();
+  return threshold > 0 && touchedBytes > threshold;
 }
 
 }  // namespace gs::cpu

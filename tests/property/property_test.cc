@@ -38,7 +38,10 @@ std::vector<gs::cpu::KernelSet> SupportedKernelSets() {
 // Restores the process's kernel set when a sweep ends.
 struct KernelSetRestorer {
   gs::cpu::KernelSet saved = gs::cpu::ActiveKernelSet();
-  ~KernelSetRestorer() { gs::cpu::ForceKernelSet(saved); }
+  ~KernelSetRestorer() {
+    gs::cpu::ForceKernelSet(saved);
+    gs::cpu::ForceStreamingThreshold(0);
+  }
 };
 
 // Runs `count` seeds of one kind; each case on its suggested thread count, or on every
@@ -69,6 +72,15 @@ void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
           if (!problem.empty()) {
             problem = std::string("kernel set ") + gs::cpu::KernelSetName(set) + ": " + problem;
             break;
+          }
+        }
+        // Once more with every output streamed (non-temporal stores), as large ones are.
+        if (problem.empty()) {
+          gs::cpu::ForceStreamingThreshold(1);
+          problem = CheckEngine(c, expected, compiled, {c.thread_count, nullptr});
+          gs::cpu::ForceStreamingThreshold(0);
+          if (!problem.empty()) {
+            problem = std::string("kernel set ") + gs::cpu::KernelSetName(set) + ", streamed: " + problem;
           }
         }
         if (!problem.empty()) break;
