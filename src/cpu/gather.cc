@@ -73,7 +73,7 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
   const plan::KernelConstants& k = plan.kernel;
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const KernelTable& kernels = ActiveKernels();
-  const bool stream = ShouldStreamElements(k.unitCount * (2 * e + x));
+  const bool stream = ShouldStreamOutput(k.unitCount * (2 * e + x));
   const GatherRowFn row = (stream ? kernels.gatherRowStreamed : kernels.gatherRow)
       [ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const uint64_t step = k.dataStrides[walk.inner], bound = k.indexedSizes[0];
@@ -131,7 +131,9 @@ void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_
   });
 }
 
-// One block per unit: copies with the block `kAhead` units on prefetched.
+// One block per unit, in chunks of about 16 KiB of blocks: the next chunk's sources are
+// resolved and prefetched while this chunk is copied, so random rows have many misses in
+// flight and each index is read once.
 template <typename IndexT>
 void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                   uint8_t* output, const Parallel& parallel) {
@@ -139,31 +141,42 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
   const uint64_t e = plan.elementSize;
   const uint64_t blockBytes = k.blockElements * e;
   const KernelTable& kernels = ActiveKernels();
-  const bool stream = ShouldStream(k.unitCount * blockBytes, blockBytes);
-  constexpr uint64_t kAhead = 6;
+  const bool stream =
+      blockBytes >= 64 && ShouldStreamOutput(k.unitCount * (2 * blockBytes + k.tupleSize * sizeof(IndexT)));
+  constexpr uint64_t kMaxChunk = 64;
+  constexpr uint64_t kOutOfBounds = ~uint64_t{0};
+  const uint64_t chunk = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunk);
   const uint64_t prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
   parallel.For(k.unitCount, GrainUnits(blockBytes + k.tupleSize * sizeof(IndexT)),
                [&](uint64_t begin, uint64_t end) {
-    UnitCursor cursor, ahead;
+    uint64_t sources[2][kMaxChunk], destinations[2][kMaxChunk];
+    UnitCursor cursor;
     cursor.Seek(k, begin);
-    ahead.Seek(k, std::min(end, begin + kAhead));
-    for (uint64_t unit = begin; unit < end; ++unit, cursor.Next(k)) {
-      if (unit + kAhead < end) {
-        uint64_t next;
-        if (IndexedOffset<IndexT>(k, indices, ahead, &next)) {
-          const uint8_t* p = input + next * e;
-          for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 3);
-        }
-        ahead.Next(k);
+    // Resolves units [first, first + count) into slot `s`, prefetching their sources.
+    auto resolve = [&](uint64_t s, uint64_t count) {
+      for (uint64_t u = 0; u < count; ++u, cursor.Next(k)) {
+        uint64_t source;
+        destinations[s][u] = cursor.iterOffset;
+        sources[s][u] = IndexedOffset<IndexT>(k, indices, cursor, &source) ? source : kOutOfBounds;
+        if (sources[s][u] == kOutOfBounds) continue;
+        const uint8_t* p = input + source * e;
+        for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 3);
       }
-      uint8_t* destination = output + cursor.iterOffset * e;
-      uint64_t source;
-      if (!IndexedOffset<IndexT>(k, indices, cursor, &source)) {
-        std::memset(destination, 0, blockBytes);
-      } else if (stream) {
-        kernels.streamCopy(destination, input + source * e, blockBytes);
-      } else {
-        std::memcpy(destination, input + source * e, blockBytes);
+    };
+    uint64_t slot = 0;
+    resolve(slot, std::min(chunk, end - begin));
+    for (uint64_t first = begin; first < end; first += chunk, slot ^= 1) {
+      const uint64_t count = std::min(chunk, end - first);
+      if (first + count < end) resolve(slot ^ 1, std::min(chunk, end - first - count));
+      for (uint64_t u = 0; u < count; ++u) {
+        uint8_t* destination = output + destinations[slot][u] * e;
+        if (sources[slot][u] == kOutOfBounds) {
+          std::memset(destination, 0, blockBytes);
+        } else if (stream) {
+          kernels.streamCopy(destination, input + sources[slot][u] * e, blockBytes);
+        } else {
+          std::memcpy(destination, input + sources[slot][u] * e, blockBytes);
+        }
       }
     }
     if (stream) kernels.streamFence();

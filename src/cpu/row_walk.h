@@ -142,9 +142,10 @@ inline bool ShouldStream(uint64_t outputBytes, uint64_t blockBytes) {
   return threshold > 0 && outputBytes > threshold && blockBytes >= 64;
 }
 
-// Element gathers stream their output when what one call touches (output, indices and the
-// elements read) exceeds the last-level cache: the output would be evicted before it is read.
-inline bool ShouldStreamElements(uint64_t touchedBytes) {
+// Outputs written by whole cache lines are streamed when what one call touches (output,
+// indices and the elements read) exceeds the last-level cache: they would be evicted before
+// anyone reads them.
+inline bool ShouldStreamOutput(uint64_t touchedBytes) {
   const uint64_t threshold = StreamingThresholdBytes();
   return threshold > 0 && touchedBytes > threshold;
 }

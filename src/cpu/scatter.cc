@@ -31,24 +31,36 @@ void ForEachMove(const plan::KernelConstants& k, const uint8_t* indices, uint64_
 struct BlockWriter {
   uint64_t elementSize;
   uint64_t blockElements;
-  CombineFn combine;  // nullptr: plain overwrite
+  CombineFn combine;        // nullptr: plain overwrite
+  StreamCopyFn streamCopy;  // overwrites with non-temporal stores (then Fence), or nullptr
 
   void operator()(uint8_t* output, uint64_t destination, const uint8_t* updates,
                   uint64_t source) const {
     uint8_t* to = output + destination * elementSize;
     const uint8_t* from = updates + source * elementSize;
-    if (combine == nullptr) {
-      std::memcpy(to, from, blockElements * elementSize);
-    } else {
+    if (combine != nullptr) {
       combine(to, from, blockElements);
+    } else if (streamCopy != nullptr) {
+      streamCopy(to, from, blockElements * elementSize);
+    } else {
+      std::memcpy(to, from, blockElements * elementSize);
     }
+  }
+  void Fence() const {
+    if (streamCopy != nullptr) ActiveKernels().streamFence();
   }
 };
 
+// Overwrites of whole lines into an output too large to keep in cache are streamed: a
+// scattered row then costs its write only, not a read for ownership first.
 BlockWriter MakeWriter(const plan::Plan& plan) {
+  const uint64_t blockBytes = plan.kernel.blockElements * plan.elementSize;
+  const bool overwrite = plan.reduction == Reduction::None;
+  const bool stream =
+      overwrite && blockBytes >= 64 && ShouldStreamOutput(2 * plan.kernel.unitCount * blockBytes);
   return {plan.elementSize, plan.kernel.blockElements,
-          plan.reduction == Reduction::None ? nullptr
-                                            : SelectCombine(plan.dataType, plan.reduction)};
+          overwrite ? nullptr : SelectCombine(plan.dataType, plan.reduction),
+          stream ? ActiveKernels().streamCopy : nullptr};
 }
 
 }  // namespace
@@ -133,6 +145,7 @@ void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) cons
                                  write(output, destination, updates, source);
                                });
   });
+  write.Fence();
 }
 
 void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const {
@@ -200,9 +213,11 @@ void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
     return;
   }
   const BlockWriter write = MakeWriter(plan_);
-  // Destinations are scattered: hint the block a few moves ahead (for writing).
+  // Destinations are scattered: hint the block a few moves ahead (for writing), unless it is
+  // streamed.
   const uint64_t blockBytes = plan_.kernel.blockElements * plan_.elementSize;
-  const uint64_t prefetchBytes = blockBytes >= 64 ? std::min<uint64_t>(blockBytes, 4096) : 0;
+  const uint64_t prefetchBytes =
+      blockBytes >= 64 && write.streamCopy == nullptr ? std::min<uint64_t>(blockBytes, 4096) : 0;
   constexpr uint64_t kAhead = 4;
   parallel_.For(bucketStarts_.size() - 1, 1, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
@@ -216,6 +231,7 @@ void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
         write(output, moves_[m].destination, updates, moves_[m].source);
       }
     }
+    write.Fence();
   });
 }
 
