@@ -183,6 +183,39 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
   });
 }
 
+// GatherND element gathers whose tuples are contiguous along the last walked dim, as is the
+// output: rows of tuples through the kernel set's tuple kernel, rows cut into pieces of about
+// 64 KiB of work so that one long row still spreads over the threads.
+bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+                     uint8_t* output, const Parallel& parallel) {
+  const plan::KernelConstants& k = plan.kernel;
+  if (k.blockElements != 1 || k.tupleSize < 2 || k.rank == 0) return false;
+  const uint64_t inner = k.rank - 1;
+  if (k.iterStrides[inner] != 1 || k.indexStrides[inner] != k.tupleSize || k.tupleStride != 1 ||
+      k.dataStrides[inner] != 0) {
+    return false;
+  }
+  plan::KernelConstants outer = k;
+  outer.rank = inner;
+  const uint64_t e = plan.elementSize, x = plan.indexSize;
+  const uint64_t rowLength = k.sizes[inner], rows = k.unitCount / rowLength;
+  const uint64_t pieceUnits = GrainUnits(e + k.tupleSize * x);
+  const uint64_t pieces = (rowLength + pieceUnits - 1) / pieceUnits;
+  const GatherTupleRowFn row =
+      ActiveKernels().gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  parallel.For(rows * pieces, 1, [&](uint64_t first, uint64_t last) {
+    for (uint64_t t = first; t < last; ++t) {
+      const uint64_t column = (t % pieces) * pieceUnits;
+      UnitCursor cursor;
+      cursor.Seek(outer, t / pieces);
+      row(input + cursor.dataOffset * e, k.indexedSizes, k.indexedStrides, k.tupleSize,
+          indices + (cursor.indexOffset + column * k.tupleSize) * x,
+          output + (cursor.iterOffset + column) * e, std::min(pieceUnits, rowLength - column));
+    }
+  });
+  return true;
+}
+
 }  // namespace
 
 uint8_t* StripScratch(uint64_t bytes) {
@@ -205,6 +238,7 @@ void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indi
     GatherElementRows(plan, walk, input, indices, output, parallel);
     return;
   }
+  if (GatherTupleRows(plan, input, indices, output, parallel)) return;
   if (k.blockElements * plan.elementSize >= 64) {
     WithIndexType(plan.indexType, [&](auto index) {
       GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);

@@ -31,6 +31,12 @@ bool ForceKernelSet(KernelSet set);
 //   scatter: data[j * dataStep + p * indexedStride] = updates[j] for in-bounds j, in order of j.
 using GatherRowFn = void (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                              uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n);
+// Contiguous rows of index tuples: out[j] = data[sum of p_c * strides[c]] over the tupleSize
+// components p_c of tuple j (indices[j * tupleSize + c], bounded by bounds[c]), or zero when
+// any component is out of bounds. data[0] must be readable.
+using GatherTupleRowFn = void (*)(const uint8_t* data, const uint64_t* bounds,
+                                  const uint64_t* strides, uint64_t tupleSize,
+                                  const uint8_t* indices, uint8_t* out, uint64_t n);
 using ScatterRowFn = void (*)(uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                               uint64_t bound, const uint8_t* indices, const uint8_t* updates,
                               uint64_t n);
@@ -47,6 +53,7 @@ struct KernelTable {
   KernelSet set;
   GatherRowFn gatherRow[4][4];          // [log2 element size][IndexKind]
   GatherRowFn gatherRowStreamed[4][4];  // the same, non-temporal stores: end with streamFence
+  GatherTupleRowFn gatherTupleRow[4][4];
   ScatterRowFn scatterRow[4][4];        // [log2 element size][IndexKind]
   FirstBadFn firstBad[4];               // [IndexKind]
   StreamCopyFn streamCopy;

@@ -103,6 +103,7 @@ TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
 TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 200, true); }
 TEST(Property, StripWalksOnEveryThreadCount) { Sweep(CaseKind::Strips, 22 * 16, true); }
+TEST(Property, TupleRowsOnEveryThreadCount) { Sweep(CaseKind::TupleRows, 88 * 8, true); }
 
 // The kernel sets: scalar always; forcing a supported set makes it the active one, and an
 // unsupported one is refused.

@@ -131,6 +131,27 @@ Shapes StripShapes(Rng& rng, bool scatter) {
   return s;
 }
 
+// GatherND/GatherND1 whose tuples address single elements (q = InputDimensionCount - B), with
+// index rows of every length up to 150 so that vector loops and their tails both run.
+Shapes TupleShapes(Rng& rng, bool batched) {
+  Shapes s;
+  const uint32_t idc = static_cast<uint32_t>(rng.Range(2, 4));
+  const uint32_t b = batched ? static_cast<uint32_t>(rng.Range(0, 1)) : 0;
+  const uint32_t q = idc - b;
+  std::vector<uint32_t> in(idc);
+  for (auto& d : in) d = static_cast<uint32_t>(rng.Range(1, 40));
+  const std::vector<uint32_t> batch(in.begin(), in.begin() + b);
+  std::vector<uint32_t> index_dims = {static_cast<uint32_t>(rng.Range(1, 150))};
+  if (rng.Chance(40)) index_dims.insert(index_dims.begin(), static_cast<uint32_t>(rng.Range(1, 4)));
+  const uint32_t rank = std::max<uint32_t>(idc, b + static_cast<uint32_t>(index_dims.size()) + 1);
+  s.input_dims = idc, s.indices_dims = b + static_cast<uint32_t>(index_dims.size()) + 1, s.batch_dims = b;
+  s.input = PadTo(in, rank);
+  s.indices = PadTo(Concat({batch, index_dims, {q}}), rank);
+  s.output = PadTo(Concat({batch, index_dims}), rank);
+  s.indexed_dim.assign(in.begin() + b, in.end());
+  return s;
+}
+
 // Output = {In[0..Axis), last k of Indices, In(Axis..]}: n = rank - 1 + k dims. With k >= 2
 // the first k - 1 must be Input's leading ones (the only thing that may be cropped), so Axis
 // >= k - 1 and Input[0..k-1) = 1; with fewer dims the output gets leading ones.
@@ -388,6 +409,7 @@ const char* CaseKindName(CaseKind kind) {
     case CaseKind::InPlace: return "in-place";
     case CaseKind::Large: return "large";
     case CaseKind::Strips: return "strips";
+    case CaseKind::TupleRows: return "tuple_rows";
   }
   return "?";
 }
@@ -395,7 +417,7 @@ const char* CaseKindName(CaseKind kind) {
 bool ParseCaseKind(const std::string& name, CaseKind* kind) {
   for (CaseKind k : {CaseKind::Basic, CaseKind::Reduction, CaseKind::CheckedBad,
                      CaseKind::Unchecked, CaseKind::InPlace, CaseKind::Large,
-                     CaseKind::Strips}) {
+                     CaseKind::Strips, CaseKind::TupleRows}) {
     if (name == CaseKindName(k)) {
       *kind = k;
       return true;
@@ -422,9 +444,11 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
   const bool scatter_only = kind == CaseKind::Reduction || kind == CaseKind::InPlace;
   const bool large = kind == CaseKind::Large;
   const bool strips = kind == CaseKind::Strips;
+  const bool tuples = kind == CaseKind::TupleRows;
   // The seed's low digits walk every operator x element type x index type combination.
   const OperatorType type = strips ? (seed % 2 ? OperatorType::ScatterElements
                                                : OperatorType::GatherElements)
+                            : tuples ? (seed % 2 ? OperatorType::GatherNd1 : OperatorType::GatherNd)
                             : scatter_only ? kScatters[seed % 2]
                                            : kOperators[seed % 6];
   const DataType element = kElementTypes[(seed / 6) % 11];
@@ -442,7 +466,8 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
     shapes = StripShapes(rng, scatter);
     if (MovingCount(shapes, scatter) <= 400000) break;
   }
-  while (!strips) {
+  if (tuples) shapes = TupleShapes(rng, type == OperatorType::GatherNd1);
+  while (!strips && !tuples) {
     const uint32_t rank = static_cast<uint32_t>(large ? rng.Range(1, 5) : rng.Range(1, 8));
     const uint64_t budget = large ? 400000 : medium ? rng.Range(512, 20000) : rng.Range(8, 512);
     shapes = RandomShapes(rng, type, rank, budget, large);
@@ -471,7 +496,7 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
     bad = Bad::Checked;
   } else if (kind == CaseKind::Unchecked) {
     bad = Bad::Unchecked;
-  } else if (kind == CaseKind::InPlace || kind == CaseKind::Large || strips) {
+  } else if (kind == CaseKind::InPlace || kind == CaseKind::Large || strips || tuples) {
     const uint64_t r = rng.Range(0, 99);
     bad = r < 20 ? Bad::Checked : r < 45 ? Bad::Unchecked : Bad::None;
   }
@@ -486,7 +511,7 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
   } else {
     op.output = MakeTensor(rng, element, shapes.output, false);
   }
-  if (strips && rng.Chance(60)) {  // mostly packed, as the strip walks need
+  if ((strips || tuples) && rng.Chance(60)) {  // mostly packed, as those walks need
     for (OwnedTensor* t : {&op.input, &op.indices, &op.updates, &op.output}) {
       if (t->sizes.empty() || (c.in_place && t == &op.output)) continue;
       t->strides.clear();

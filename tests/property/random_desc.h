@@ -20,6 +20,8 @@ enum class CaseKind {
   Large,       // 100k+ output elements (or updates) so the parallel paths run
   Strips,      // GatherElements/ScatterElements with long rows along axis 0 (and some along
                // axis 1): the CPU engine's column-strip walks
+  TupleRows,   // GatherND/GatherND1 element gathers (full-rank tuples) with rows of tuples of
+               // every length: the CPU engine's tuple-row kernels
 };
 
 const char* CaseKindName(CaseKind kind);

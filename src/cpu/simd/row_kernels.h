@@ -196,6 +196,101 @@ void GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
   }
 }
 
+// Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
+// p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
+// of bounds. Blocks of 64 bytes as in GatherBlocks.
+template <size_t N, typename IndexT>
+void GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+                       uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
+  using W = Word<N>;
+  constexpr uint64_t kBlock = 64 / N;
+  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+  const auto element = [&](uint64_t j) -> W {
+    uint64_t offset = 0;
+    bool all = true;
+    for (uint64_t c = 0; c < tupleSize; ++c) {
+      bool ok;
+      const uint64_t p = Resolve<IndexT>(idx[j * tupleSize + c], bounds[c], &ok);
+      all = all && ok;
+      offset += p * strides[c];
+    }
+    W value;
+    std::memcpy(&value, data + (all ? offset : 0) * N, N);
+    return all ? value : W{0};
+  };
+  uint64_t j = 0;
+  for (; j + kBlock <= n; j += kBlock) {
+    alignas(64) W block[kBlock];
+    for (uint64_t l = 0; l < kBlock; ++l) block[l] = element(j + l);
+    std::memcpy(out + j * N, block, 64);
+  }
+  for (; j < n; ++j) {
+    const W value = element(j);
+    std::memcpy(out + j * N, &value, N);
+  }
+}
+
+#if defined(__AVX512F__)
+// Pairs (2-D coordinates) into 4-byte elements on AVX-512: 8 tuples deinterleaved, resolved and
+// bounds-checked at once, then one masked gather with 32-bit offsets (the caller checked that
+// every offset fits in 31 bits).
+template <typename IndexT>
+void GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+                        const uint8_t* indices, uint8_t* out, uint64_t n) {
+  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
+  const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
+  const __m512i bound0 = _mm512_set1_epi64(static_cast<int64_t>(bounds[0]));
+  const __m512i bound1 = _mm512_set1_epi64(static_cast<int64_t>(bounds[1]));
+  const __m512i stride0 = _mm512_set1_epi64(static_cast<int64_t>(strides[0]));
+  const __m512i stride1 = _mm512_set1_epi64(static_cast<int64_t>(strides[1]));
+  // 16 index values as 64-bit lanes (4-byte indices widened with their sign or not).
+  const auto load8 = [&](const IndexT* from) -> __m512i {
+    if constexpr (sizeof(IndexT) == 8) {
+      return _mm512_loadu_si512(from);
+    } else if constexpr (std::is_signed_v<IndexT>) {
+      return _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
+    } else {
+      return _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
+    }
+  };
+  const auto resolve = [](__m512i p, __m512i bound) {
+    if constexpr (std::is_signed_v<IndexT>) p = _mm512_mask_add_epi64(p, _mm512_movepi64_mask(p), p, bound);
+    return p;
+  };
+  uint64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    const __m512i a = load8(idx + 2 * j), b = load8(idx + 2 * j + 8);
+    const __m512i p0 = resolve(_mm512_permutex2var_epi64(a, even, b), bound0);
+    const __m512i p1 = resolve(_mm512_permutex2var_epi64(a, odd, b), bound1);
+    const __mmask8 ok = _mm512_cmplt_epu64_mask(p0, bound0) & _mm512_cmplt_epu64_mask(p1, bound1);
+    const __m512i offset = _mm512_add_epi64(_mm512_mullo_epi64(p0, stride0), _mm512_mullo_epi64(p1, stride1));
+    const __m256i values =
+        _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), ok, _mm512_cvtepi64_epi32(offset), data, 4);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * 4), values);
+  }
+  GatherTupleBlocks<4, IndexT>(data, bounds, strides, 2, indices + 2 * j * sizeof(IndexT), out + j * 4, n - j);
+}
+#endif
+
+template <size_t N, typename IndexT>
+void GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+                    uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
+#if defined(__AVX512F__)
+  if constexpr (N == 4) {
+    // Offsets below 2^31: the gather's offsets are signed 32-bit.
+    const bool fits = bounds[0] <= (uint64_t{1} << 31) && bounds[1] <= (uint64_t{1} << 31) &&
+                      strides[0] < (uint64_t{1} << 31) && strides[1] < (uint64_t{1} << 31) &&
+                      (bounds[0] - 1) * strides[0] + (bounds[1] - 1) * strides[1] < (uint64_t{1} << 31);
+    if (tupleSize == 2 && fits) {
+      GatherPairs4Avx512<IndexT>(data, bounds, strides, indices, out, n);
+      return;
+    }
+  }
+#endif
+  GatherTupleBlocks<N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
+}
+
 template <size_t N, typename IndexT>
 void ScatterRow(uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                 const uint8_t* indices, const uint8_t* updates, uint64_t n) {
@@ -322,6 +417,10 @@ KernelTable MakeTable() {
     t.gatherRowStreamed[log2][1] = GatherRow<Arch, N, int64_t, true>;
     t.gatherRowStreamed[log2][2] = GatherRow<Arch, N, uint32_t, true>;
     t.gatherRowStreamed[log2][3] = GatherRow<Arch, N, uint64_t, true>;
+    t.gatherTupleRow[log2][0] = GatherTupleRow<N, int32_t>;
+    t.gatherTupleRow[log2][1] = GatherTupleRow<N, int64_t>;
+    t.gatherTupleRow[log2][2] = GatherTupleRow<N, uint32_t>;
+    t.gatherTupleRow[log2][3] = GatherTupleRow<N, uint64_t>;
     t.scatterRow[log2][0] = ScatterRow<N, int32_t>;
     t.scatterRow[log2][1] = ScatterRow<N, int64_t>;
     t.scatterRow[log2][2] = ScatterRow<N, uint32_t>;
