@@ -16,6 +16,7 @@ import os
 import re
 import sys
 
+sys.dont_write_bytecode = True  # no __pycache__ in perf/peers/ (here or on the GPU machine)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "perf", "peers"))
 from compare import cell, load  # noqa: E402  (perf/peers/compare.py: the same cells)
 
