@@ -348,6 +348,7 @@ struct Options {
   bool short_mode = false;
   bool user_min_time = false;
   bool cpu = true, d3d12 = true;  // --backend
+  std::vector<int> threads = {1, 2};  // --threads: the CPU rows' thread counts
 };
 Options g_options;
 
@@ -671,6 +672,26 @@ std::string HugePageMode() {
   return line.empty() ? "unknown" : line;
 }
 
+// "1,2,4,8,16" -> {1, 2, 4, 8, 16}; false on anything else (empty items, 0, signs, junk).
+bool ParseThreadList(const std::string& text, std::vector<int>* threads) {
+  std::vector<int> parsed;
+  size_t begin = 0;
+  while (begin <= text.size()) {
+    size_t end = text.find(',', begin);
+    if (end == std::string::npos) end = text.size();
+    const std::string item = text.substr(begin, end - begin);
+    if (item.empty() || item.size() > 4 || item.find_first_not_of("0123456789") != std::string::npos) {
+      return false;
+    }
+    const int n = std::stoi(item);
+    if (n < 1 || n > 1024) return false;
+    parsed.push_back(n);
+    begin = end + 1;
+  }
+  *threads = std::move(parsed);
+  return true;
+}
+
 void PrintHelp() {
   std::printf(
       "gs-bench: gs's CPU engine and D3D12 path on the fixed perf suite (Google Benchmark).\n"
@@ -681,9 +702,11 @@ void PrintHelp() {
       "                 whole suite in well under a minute on 2 cores); numbers are noisier\n"
       "  --backend=B    cpu, d3d12 or all (default): d3d12 rows exist when gs::d3d12 is built\n"
       "                 and a device is there (lavapipe, a software GPU, takes seconds a row)\n"
+      "  --threads=N,.. the CPU rows' thread counts (default 1,2), e.g. 1,2,4,8,16; the copy\n"
+      "                 baseline of each row uses the same count\n"
       "  --help         this text, then Google Benchmark's help\n"
       "\n"
-      "Benchmarks: <case>[/<variant>]/cpu/<checked|unchecked>/threads:<1|2>\n"
+      "Benchmarks: <case>[/<variant>]/cpu/<checked|unchecked>/threads:<n>\n"
       "            <case>[/<variant>]/d3d12/<checked|unchecked>/threads:0 (GPU time, timestamps)\n"
       "Counters: bytes_per_second (suite effective bytes), GB_per_s, copy_ratio (gs bytes/s\n"
       "  over a copy of the same bytes: parallel memcpy with the same threads on the CPU, a\n"
@@ -719,6 +742,12 @@ int main(int argc, char** argv) {
       }
       g_options.cpu = b != "d3d12";
       g_options.d3d12 = b != "cpu";
+    } else if (i > 0 && a.rfind("--threads=", 0) == 0) {
+      if (!ParseThreadList(a.substr(10), &g_options.threads)) {
+        std::fprintf(stderr, "gs-bench: --threads wants thread counts from 1 to 1024 separated by commas (1,2,4), not %s\n",
+                     a.substr(10).c_str());
+        return 1;
+      }
     } else {
       if (a == "--help" || a == "-h") help = true;
       if (a.rfind("--benchmark_min_time", 0) == 0) g_options.user_min_time = true;
@@ -759,7 +788,7 @@ int main(int argc, char** argv) {
     const bool name_variant = c.variants.size() > 1 || c.variants.at(0) != "default";
     for (const std::string& v : c.variants) {
       for (bool checked : {true, false}) {
-        for (int threads : {1, 2}) {
+        for (int threads : g_options.threads) {
           std::string name = c.name + (name_variant ? "/" + v : std::string()) + "/cpu/" +
                              (checked ? "checked" : "unchecked") + "/threads:" +
                              std::to_string(threads);
@@ -797,7 +826,7 @@ int main(int argc, char** argv) {
   for (const SmallCase& small : kSmallCases) {
     if (!g_options.cpu) break;
     for (bool checked : {true, false}) {
-      for (int threads : {1, 2}) {
+      for (int threads : g_options.threads) {
         std::string name = std::string(small.name) + "/cpu/" + (checked ? "checked" : "unchecked") +
                            "/threads:" + std::to_string(threads);
         auto* b = benchmark::RegisterBenchmark(

@@ -2,7 +2,8 @@
 """Runs gs-bench and then the peers (peers.py) on the same suite, one after the other, keeps
 both JSON files in perf/results/runs/ (<YYYY-MM-DDTHHMMSSZ>-<host>-<gs-bench|peers>.json) and
 prints one Markdown table: GB/s and copy_ratio of gs (checked, unchecked) and of each peer at 1
-and 2 threads, and gs checked / best peer at 2 threads.
+and 2 threads (--table: the thread counts of gs's run), and gs checked / best peer at the
+most threads.
 
     perf/peers/compare.py --gs-bench build/release/bin/gs-bench [--short] [--filter TEXT]
     perf/peers/compare.py --table GS_JSON PEERS_JSON   # the table of an earlier run
@@ -33,32 +34,36 @@ def cell(b):
 def table(gs, peers):
     """Markdown rows keyed by <case>[/<variant>] from both runs."""
     by_name = {b["name"]: b for b in gs["benchmarks"] + peers["benchmarks"]}
-    cases = []
+    cases, counts = [], set()  # counts: the thread counts of the runs (1, 2 by default)
     for b in gs["benchmarks"]:
         m = re.match(r"(.*)/cpu/(checked|unchecked)/threads:(\d+)$", b["name"])
-        if m and not m.group(1).startswith("small/") and m.group(1) not in cases:
-            cases.append(m.group(1))
-    peer_names = sorted({re.match(r".*/([a-z]+)/threads:\d+$", b["name"]).group(1)
+        if m and not m.group(1).startswith("small/"):
+            counts.add(int(m.group(3)))
+            if m.group(1) not in cases:
+                cases.append(m.group(1))
+    threads = sorted(counts)
+    top = threads[-1] if threads else 2
+    peer_names = sorted({re.match(r".*/([a-z_]+)/threads:\d+$", b["name"]).group(1)
                          for b in peers["benchmarks"]})
     head = ["case [/variant]"]
     for mode in ("checked", "unchecked"):
-        head += ["gs %s 1T" % mode, "gs %s 2T" % mode]
+        head += ["gs %s %dT" % (mode, t) for t in threads]
     for p in peer_names:
-        head += ["%s 1T" % p, "%s 2T" % p]
-    head += ["gs checked 2T / best peer"]
+        head += ["%s %dT" % (p, t) for t in threads]
+    head += ["gs checked %dT / best peer" % top]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for c in cases:
         row = [c]
         for mode in ("checked", "unchecked"):
-            row += [cell(by_name.get("%s/cpu/%s/threads:%d" % (c, mode, t))) for t in (1, 2)]
+            row += [cell(by_name.get("%s/cpu/%s/threads:%d" % (c, mode, t))) for t in threads]
         best = 0.0
         for p in peer_names:
-            for t in (1, 2):
+            for t in threads:
                 b = by_name.get("%s/%s/threads:%d" % (c, p, t))
                 row.append(cell(b))
                 if b is not None and not b.get("error_occurred"):
                     best = max(best, b["GB_per_s"])
-        g = by_name.get("%s/cpu/checked/threads:2" % c)
+        g = by_name.get("%s/cpu/checked/threads:%d" % (c, top))
         row.append("%.1fx" % (g["GB_per_s"] / best) if g and best > 0 and "GB_per_s" in g else "-")
         lines.append("| " + " | ".join(row) + " |")
     return "\n".join(lines)

@@ -1,12 +1,17 @@
 #!/usr/bin/python3
 """The perf suite (shared/perf/suite.json) on gs's peers: PyTorch, NumPy and, when installed,
-ONNX Runtime, each at 1 and 2 threads with its own same-process copy baseline.
+ONNX Runtime, each at 1 and 2 threads (--threads) with its own same-process copy baseline;
+with --device cuda, PyTorch's CUDA kernels instead.
 
 Writes Google Benchmark-format JSON: one benchmark per case, variant, peer and thread count,
 named <case>[/<variant>]/<peer>/threads:<n>, with real_time/cpu_time (ns, the median call),
 bytes_per_second and GB_per_s (the suite's byte model), and copy_ratio (bytes/s over a copy
 of the same bytes, same peer, same thread count, same process). Run by perf/peers/compare.py
 beside gs-bench; see perf/README.md.
+
+--device cuda: <case>[/<variant>]/torch_cuda/threads:0, kernel time from CUDA events around
+the call (synchronised), copy_ratio over a device-to-device copy_ of the same bytes, as
+gs-bench's d3d12 rows (gpu/tools/README.md).
 """
 import argparse
 import datetime
@@ -27,8 +32,9 @@ try:
     import onnx
     import onnxruntime
     from onnx import TensorProto, helper
-except ImportError:
+except ImportError as e:  # not packaged in bookworm: said once at startup when asked for
     onnxruntime = None
+    ONNXRUNTIME_MISSING = "%s: %s" % (type(e).__name__, e)
 
 NP_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT8": np.int8, "UINT8": np.uint8,
              "INT32": np.int32, "INT64": np.int64, "UINT32": np.uint32, "UINT64": np.uint64}
@@ -44,6 +50,23 @@ def measure(fn, min_time, max_reps=15):
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
+    return statistics.median(times), len(times)
+
+
+def measure_cuda(fn, min_time, max_reps=200):
+    """As measure, but each call's GPU time between two CUDA events (kernel time, not launch
+    time): warm-up, then >= 3 and >= min_time seconds of calls (at most max_reps)."""
+    fn()
+    torch.cuda.synchronize()
+    times = []
+    start = time.perf_counter()
+    while len(times) < 3 or (time.perf_counter() - start < min_time and len(times) < max_reps):
+        begin, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        begin.record()
+        fn()
+        end.record()
+        end.synchronize()
+        times.append(begin.elapsed_time(end) / 1e3)  # ms -> s
     return statistics.median(times), len(times)
 
 
@@ -96,10 +119,27 @@ class Copy:
         return best
 
 
+class CudaCopy:
+    """The GPU copy baseline: a device-to-device copy_ of total/2 bytes (total bytes moved)."""
+
+    def __init__(self, total):
+        self.src = torch.full((total // 8,), 1.0, dtype=torch.float32, device="cuda")
+        self.dst = torch.zeros_like(self.src)
+
+    def seconds(self, threads, min_time):
+        return measure_cuda(lambda: self.dst.copy_(self.src), min_time)[0]
+
+
+TORCH_REDUCE = {"ADD": "sum", "MULTIPLY": "prod", "MIN": "amin", "MAX": "amax"}
+
+
 def torch_op(case, variant, t):
     """A closure running the case on torch tensors t (dict of tensors), or None."""
     op, attrs = case["op"], case.get("attributes", {})
     x, idx, out = t["input"], t["indices"], t.get("output")
+    reduction = attrs.get("Reduction", "NONE")
+    if x.is_cuda or reduction != "NONE":  # one launch per call on the GPU; scatter_reduce_
+        return torch_cuda_op(case, variant, t)
     if op == "GATHER_ELEMENTS":
         axis = attrs.get("Axis", 0)
         if idx.dtype == torch.int64:
@@ -135,6 +175,58 @@ def torch_op(case, variant, t):
         if variant == "inplace":
             return lambda: x.scatter_(axis, lidx if lidx is not None else idx.long(), upd)
         return lambda: (out.copy_(x), out.scatter_(axis, lidx if lidx is not None else idx.long(), upd))
+    return None
+
+
+def torch_cuda_op(case, variant, t):
+    """The case with PyTorch's CUDA kernels: gather, index_select, take (GatherND tuples as flat
+    offsets), index_put_ (rows; accumulate for ADD) and scatter_ / scatter_reduce_. Written for
+    the GPU (one launch where torch_op loops), it runs on CPU tensors too."""
+    op, attrs = case["op"], case.get("attributes", {})
+    x, idx, out = t["input"], t["indices"], t.get("output")
+    reduction = attrs.get("Reduction", "NONE")
+    long_idx = idx if idx.dtype == torch.int64 else None  # gather/scatter take int64 only
+
+    def as_long():
+        return long_idx if long_idx is not None else idx.long()
+
+    if op == "GATHER_ELEMENTS":
+        axis = attrs.get("Axis", 0)
+        return lambda: torch.gather(x, axis, as_long(), out=out)
+    if op == "GATHER" or (op == "GATHER_ND" and idx.shape[-1] == 1):
+        flat = idx.reshape(-1)
+        shaped = out.view(flat.numel(), *x.shape[1:])
+        return lambda: torch.index_select(x, 0, flat, out=shaped)
+    if op == "GATHER_ND":
+        q = idx.shape[-1]
+        strides = torch.tensor([x.stride(k) for k in range(q)], dtype=torch.int64, device=x.device)
+        return lambda: torch.take(x, (as_long() * strides).sum(-1), out=out.view(-1))
+    if op == "GATHER_ND1":  # batch dim 1, q = 1: rows of each batch, one launch for all batches
+        b, n = x.shape[0], x.shape[1]
+        base = (torch.arange(b, device=x.device, dtype=torch.int64) * n).view(b, 1)
+        rows = x.view(b * n, *x.shape[2:])
+        flat_out = out.view(-1, *x.shape[2:])
+        return lambda: torch.index_select(rows, 0, (as_long().view(b, -1) + base).view(-1), out=flat_out)
+    if op == "SCATTER_ND":  # q = 1: whole rows
+        if reduction not in ("NONE", "ADD"):
+            return None
+        upd = t["updates"]
+        target = x if variant == "inplace" else out
+        put = lambda: target.index_put_((as_long().reshape(-1),), upd, accumulate=reduction == "ADD")
+        if variant == "inplace":
+            return put
+        return lambda: (out.copy_(x), put())
+    if op == "SCATTER_ELEMENTS":
+        axis = attrs.get("Axis", 0)
+        upd = t["updates"]
+        target = x if variant == "inplace" else out
+        if reduction == "NONE":
+            put = lambda: target.scatter_(axis, as_long(), upd)
+        else:
+            put = lambda: target.scatter_reduce_(axis, as_long(), upd, reduce=TORCH_REDUCE[reduction])
+        if variant == "inplace":
+            return put
+        return lambda: (out.copy_(x), put())
     return None
 
 
@@ -211,12 +303,35 @@ def ort_op(case, variant, a, threads):
         out_shape = list(x.shape)
     graph = helper.make_graph([node], "g", vi,
                               [helper.make_tensor_value_info("y", onnx_types[x.dtype], out_shape)])
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    # IR version 8 (what opset 13 needs): an onnx newer than the ONNX Runtime beside it would
+    # otherwise stamp an IR version that runtime refuses.
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
     so = onnxruntime.SessionOptions()
     so.intra_op_num_threads = threads
     so.inter_op_num_threads = 1
     sess = onnxruntime.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
     return lambda: sess.run(None, feeds)
+
+
+def thread_list(text):
+    """argparse type of --threads: "1,2,4" -> [1, 2, 4]."""
+    try:
+        counts = [int(n) for n in text.split(",")]
+    except ValueError:
+        counts = []
+    if not counts or any(n < 1 for n in counts):
+        raise argparse.ArgumentTypeError("thread counts >= 1 separated by commas, not %r" % text)
+    return counts
+
+
+def cuda_unavailable():
+    """Why PyTorch's CUDA kernels cannot run here, or "" when they can."""
+    if torch is None:
+        return "PyTorch is not installed (import torch failed)"
+    if not torch.cuda.is_available():
+        return ("PyTorch %s has no CUDA device (torch.cuda.is_available() is False; built for CUDA %s)"
+                % (torch.__version__, torch.version.cuda or "none: a CPU-only build"))
+    return ""
 
 
 def suite_name(case, variant):
@@ -234,12 +349,25 @@ def main():
     parser.add_argument("--short", action="store_true", help="0.2 s minimum per measurement")
     parser.add_argument("--filter", default="", help="only cases whose name contains this")
     parser.add_argument("--peers", default="torch,numpy,onnxruntime")
+    parser.add_argument("--threads", default="1,2", type=thread_list,
+                        help="CPU thread counts, e.g. 1,2,4,8,16 (default 1,2)")
+    parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
+                        help="cuda: PyTorch's CUDA kernels only (peer torch_cuda, threads:0)")
     args = parser.parse_args()
     min_time = 0.2 if args.short else 1.0
     suite = json.load(open(args.suite))
-    peers = [p for p in args.peers.split(",")
-             if (p == "torch" and torch is not None) or p == "numpy" or
-             (p == "onnxruntime" and onnxruntime is not None)]
+    if args.device == "cuda":
+        cuda_missing = cuda_unavailable()
+        if cuda_missing:
+            sys.exit("peers.py: --device cuda: %s" % cuda_missing)
+        peers, thread_counts = ["torch_cuda"], [0]
+    else:
+        if "onnxruntime" in args.peers.split(",") and onnxruntime is None:
+            print("peers.py: WARNING: no onnxruntime rows: %s" % ONNXRUNTIME_MISSING, file=sys.stderr)
+        peers = [p for p in args.peers.split(",")
+                 if (p == "torch" and torch is not None) or p == "numpy" or
+                 (p == "onnxruntime" and onnxruntime is not None)]
+        thread_counts = args.threads
     context = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "host_name": platform.node(),
@@ -255,6 +383,9 @@ def main():
         "onnxruntime_version": onnxruntime.__version__ if onnxruntime is not None else "not installed",
         "peers": ",".join(peers),
     }
+    if args.device == "cuda":
+        context["cuda_device"] = torch.cuda.get_device_name(0)
+        context["torch_cuda_version"] = torch.version.cuda
     benchmarks = []
     for case in suite["cases"]:
         if args.filter not in case["name"]:
@@ -270,12 +401,15 @@ def main():
                 arrays["updates"] = data(shapes["UpdatesTensor"], dtype, rng)
             if variant != "inplace":
                 arrays["output"] = np.zeros(shapes["OutputTensor"], dtype=dtype)
-            copy = Copy(total)
+            copy = CudaCopy(total) if args.device == "cuda" else Copy(total)
             for peer in peers:
-                for threads in (1, 2):
+                for threads in thread_counts:
                     name = suite_name(case, variant) + "/" + peer + "/threads:%d" % threads
                     try:
-                        if peer == "torch":
+                        if peer == "torch_cuda":
+                            t = {k: torch.from_numpy(v).to("cuda") for k, v in arrays.items()}
+                            fn = torch_op(case, variant, t)
+                        elif peer == "torch":
                             torch.set_num_threads(threads)
                             t = {k: torch.from_numpy(v) for k, v in arrays.items()}
                             fn = torch_op(case, variant, t)
@@ -288,7 +422,7 @@ def main():
                         copy_s = copy.seconds(threads, min_time / 4)
                         if peer == "torch":
                             torch.set_num_threads(threads)
-                        seconds, reps = measure(fn, min_time)
+                        seconds, reps = (measure_cuda if peer == "torch_cuda" else measure)(fn, min_time)
                     except Exception as e:  # report, keep going
                         print("%s: %s" % (name, e), file=sys.stderr)
                         benchmarks.append({"name": name, "run_name": name, "run_type": "iteration",
@@ -304,6 +438,9 @@ def main():
                     print("%-60s %8.2f GB/s  copy_ratio %.2f" % (name, bps / 1e9, bps / (total / copy_s)),
                           flush=True)
             del arrays, copy
+            t = fn = None
+            if args.device == "cuda":
+                torch.cuda.empty_cache()  # the next case's tensors, not this one's, on the GPU
     with open(args.out, "w") as f:
         json.dump({"context": context, "benchmarks": benchmarks}, f, indent=1)
 
