@@ -100,8 +100,17 @@ void GatherBlocks(const uint8_t* data, uint64_t bound, const uint8_t* indices, u
     }
   }
   for (; j + kBlock <= n; j += kBlock) {
-    alignas(64) W block[kBlock];
-    for (uint64_t l = 0; l < kBlock; ++l) block[l] = element(j + l);
+    // Small elements are packed into 8-byte words first: 8 stores a block, not 64 / N, for
+    // the vector load of StoreBlock to wait on.
+    alignas(64) uint64_t block[8];
+    constexpr uint64_t kPerWord = 8 / N;
+    for (uint64_t w = 0; w < 8; ++w) {
+      uint64_t word = 0;
+      for (uint64_t l = 0; l < kPerWord; ++l) {
+        word |= static_cast<uint64_t>(element(j + w * kPerWord + l)) << (l * 8 * N);
+      }
+      block[w] = word;
+    }
     if (stream) {
       StoreBlock<Arch, true>(out + j * N, reinterpret_cast<const uint8_t*>(block));
     } else {
