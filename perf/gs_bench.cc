@@ -41,9 +41,7 @@
 #ifndef GS_VERSION_STRING
 #define GS_VERSION_STRING "unknown"
 #endif
-#ifndef GS_GIT_COMMIT
-#define GS_GIT_COMMIT "unknown"
-#endif
+#include "gs_bench_commit.h"  // GS_GIT_COMMIT, written at build time (perf/git_commit.cmake)
 
 namespace {
 
