@@ -29,15 +29,24 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
   if (!status.ok()) return status;
 
   const cpu::Parallel parallel(options);
-  if (options.Checking == IndexChecking::Checked) {
-    status = cpu::ValidateIndices(plan, bound.indices, parallel);
-    if (!status.ok()) return status;
-  }
+  const bool checked = options.Checking == IndexChecking::Checked;
   if (!plan.isScatter) {
+    // Validation cannot ride along with the gather: nothing may be written before the last
+    // index is known good (semantics.md).
+    if (checked) {
+      status = cpu::ValidateIndices(plan, bound.indices, parallel);
+      if (!status.ok()) return status;
+    }
     cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel);
     return Status::Ok();
   }
-  const cpu::ScatterSchedule schedule(plan, bound.indices, parallel);  // allocates first
+  // The schedule allocates and reads before anything is written; when it has read every index
+  // (bucketed), that read is the validation, and a second pass runs only to name a bad one.
+  const cpu::ScatterSchedule schedule(plan, bound.indices, parallel);
+  if (checked && !schedule.IndicesKnownValid()) {
+    status = cpu::ValidateIndices(plan, bound.indices, parallel);
+    if (!status.ok()) return status;
+  }
   if (!bound.inPlace) {
     cpu::RunStridedCopy(plan.copy, plan.elementSize, bound.input, bound.output, parallel);
   }

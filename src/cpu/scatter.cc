@@ -1,5 +1,6 @@
 #include "cpu/scatter.h"
 
+#include <atomic>
 #include <cstring>
 
 #include "cpu/kernel_set.h"
@@ -13,18 +14,23 @@ namespace {
 // Below this many bytes of updates one thread finishes sooner than a team would.
 constexpr uint64_t kParallelBytes = 256 * 1024;
 
-// Calls visit(destination, source) for each in-bounds unit of [begin, end) in row-major order.
+// Calls visit(destination, source) for each in-bounds unit of [begin, end) in row-major order;
+// false when some unit was out of bounds.
 template <typename IndexT, typename Visit>
-void ForEachMove(const plan::KernelConstants& k, const uint8_t* indices, uint64_t begin,
+bool ForEachMove(const plan::KernelConstants& k, const uint8_t* indices, uint64_t begin,
                  uint64_t end, const Visit& visit) {
   UnitCursor cursor;
   cursor.Seek(k, begin);
+  bool allInBounds = true;
   for (uint64_t unit = begin; unit < end; ++unit, cursor.Next(k)) {
     uint64_t destination;
     if (IndexedOffset<IndexT>(k, indices, cursor, &destination)) {
       visit(destination, cursor.iterOffset);
+    } else {
+      allInBounds = false;
     }
   }
+  return allInBounds;
 }
 
 // Folds one block of updates into the output.
@@ -90,14 +96,21 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
     auto chunkRange = [&](uint64_t c) {
       return std::make_pair(c * chunkUnits, std::min(k.unitCount, (c + 1) * chunkUnits));
     };
+    // Counting reads every index once: it is also checked mode's validation (indicesChecked_).
+    std::atomic<bool> outOfBounds{false};
     parallel.For(chunks, 1, [&](uint64_t first, uint64_t last) {
       for (uint64_t c = first; c < last; ++c) {
         const auto [begin, end] = chunkRange(c);
         uint64_t* counts = &slots[c * buckets];
-        ForEachMove<IndexT>(k, indices, begin, end,
-                            [&](uint64_t destination, uint64_t) { ++counts[destination / bucketWidth]; });
+        if (!ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t) {
+              ++counts[destination / bucketWidth];
+            })) {
+          outOfBounds.store(true, std::memory_order_relaxed);
+        }
       }
     });
+    indicesChecked_ = true;
+    allInBounds_ = !outOfBounds.load();
     uint64_t total = 0;
     for (uint64_t b = 0; b < buckets; ++b) {
       bucketStarts_[b] = total;

@@ -26,6 +26,11 @@ class ScatterSchedule {
   // Folds the updates into the output.
   void Apply(const uint8_t* updates, uint8_t* output) const;
 
+  // True when building the schedule read every index and found them all in bounds: checked
+  // mode then needs no validation pass of its own (the bucketed schedule counts destinations
+  // from every index; the other walks read the indices only while writing).
+  bool IndicesKnownValid() const { return indicesChecked_ && allInBounds_; }
+
  private:
   struct Move {
     uint64_t destination;  // element offset in Output
@@ -41,6 +46,8 @@ class ScatterSchedule {
   std::vector<Move> moves_;             // grouped by bucket, row-major inside each
   std::vector<uint64_t> bucketStarts_;  // bucket b owns moves_[starts[b], starts[b + 1])
   bool strips_ = false;                 // column strips instead of buckets (row_walk.h)
+  bool indicesChecked_ = false;         // every index was resolved while bucketing
+  bool allInBounds_ = false;
   RowWalk walk_;
 };
 
