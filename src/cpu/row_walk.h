@@ -136,12 +136,6 @@ inline void UnpackStrip(uint8_t* data, uint64_t step, uint64_t stride, uint64_t 
   }
 }
 
-// Non-temporal stores pay when the output would not fit the last-level cache anyway.
-inline bool ShouldStream(uint64_t outputBytes, uint64_t blockBytes) {
-  const uint64_t threshold = StreamingThresholdBytes();
-  return threshold > 0 && outputBytes > threshold && blockBytes >= 64;
-}
-
 // Outputs written by whole cache lines are streamed when what one call touches (output,
 // indices and the elements read) exceeds the last-level cache: they would be evicted before
 // anyone reads them.

@@ -33,7 +33,7 @@ void RunStridedCopy(const plan::CopyConstants& c, uint32_t elementSize, const ui
                     uint8_t* destination, const Parallel& parallel) {
   const uint64_t blockBytes = c.blockElements * elementSize;
   const KernelTable& kernels = ActiveKernels();
-  const bool stream = ShouldStream(c.unitCount * blockBytes, blockBytes);
+  const bool stream = blockBytes >= 64 && ShouldStreamOutput(2 * c.unitCount * blockBytes);
   auto copy = [&](uint8_t* to, const uint8_t* from, uint64_t bytes) {
     if (stream) {
       kernels.streamCopy(to, from, bytes);
