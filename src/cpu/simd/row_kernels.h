@@ -101,13 +101,15 @@ void GatherBlocks(const uint8_t* data, uint64_t bound, const uint8_t* indices, u
   }
   for (; j + kBlock <= n; j += kBlock) {
     // Small elements are packed into 8-byte words first: 8 stores a block, not 64 / N, for
-    // the vector load of StoreBlock to wait on.
+    // the vector load of StoreBlock to wait on. Element l of a word sits at byte l * N.
     alignas(64) uint64_t block[8];
     constexpr uint64_t kPerWord = 8 / N;
+    constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
     for (uint64_t w = 0; w < 8; ++w) {
       uint64_t word = 0;
       for (uint64_t l = 0; l < kPerWord; ++l) {
-        word |= static_cast<uint64_t>(element(j + w * kPerWord + l)) << (l * 8 * N);
+        const uint64_t shift = (kLittleEndian ? l : kPerWord - 1 - l) * 8 * N;
+        word |= static_cast<uint64_t>(element(j + w * kPerWord + l)) << shift;
       }
       block[w] = word;
     }
