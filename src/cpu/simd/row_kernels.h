@@ -72,20 +72,19 @@ inline void StoreBlock(uint8_t* destination, const uint8_t* block) {
 
 // Output in 64-byte blocks, each gathered into registers and stored at once: a fixed-length
 // inner loop with no branch (out-of-bounds elements load element 0, always in the view, and
-// are replaced by zero), then one vector store, non-temporal when kStream. `offset(j, p)` is
-// the element that output j reads for index p. Measured on rows of 4096 float32 with int64
-// indices against one store per element: 1.4-1.9x faster (perf/README.md).
-template <class Arch, size_t N, typename IndexT, bool kStream, class Offset>
-void GatherBlocks(const uint8_t* data, uint64_t bound, const uint8_t* indices, uint8_t* out,
-                  uint64_t n, Offset offset) {
+// are replaced by zero), then one vector store, non-temporal when kStream. `source(j, &offset)`
+// sets the element that output j reads and says whether its index is in bounds. Measured on
+// rows of 4096 float32 with int64 indices against one store per element: 1.4-1.9x faster
+// (perf/README.md).
+template <class Arch, size_t N, bool kStream, class Source>
+void GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) {
   using W = Word<N>;
   constexpr uint64_t kBlock = 64 / N;
-  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
   const auto element = [&](uint64_t j) -> W {
-    bool ok;
-    const uint64_t p = Resolve<IndexT>(idx[j], bound, &ok);
+    uint64_t offset;
+    const bool ok = source(j, &offset);
     W value;
-    std::memcpy(&value, data + (ok ? offset(j, p) : 0) * N, N);
+    std::memcpy(&value, data + (ok ? offset : 0) * N, N);
     return ok ? value : W{0};
   };
   uint64_t j = 0;
@@ -273,29 +272,34 @@ void GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     }
   }
 #endif
+  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+  // Output j reads offset(j, p) for its resolved index p.
+  const auto from = [&](auto offset) {
+    return [=](uint64_t j, uint64_t* to) {
+      bool ok;
+      *to = offset(j, Resolve<IndexT>(idx[j], bound, &ok));
+      return ok;
+    };
+  };
   if (dataStep == 0 && indexedStride == 1) {
-    GatherBlocks<Arch, N, IndexT, kStream>(data, bound, indices, out, n,
-                                           [](uint64_t, uint64_t p) { return p; });
+    GatherBlocks<Arch, N, kStream>(data, out, n, from([](uint64_t, uint64_t p) { return p; }));
   } else if (dataStep == 1) {
-    GatherBlocks<Arch, N, IndexT, kStream>(
-        data, bound, indices, out, n, [=](uint64_t j, uint64_t p) { return j + p * indexedStride; });
+    GatherBlocks<Arch, N, kStream>(
+        data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }));
   } else {
-    GatherBlocks<Arch, N, IndexT, kStream>(
-        data, bound, indices, out, n,
-        [=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; });
+    GatherBlocks<Arch, N, kStream>(
+        data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }));
   }
 }
 
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
 // p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
-// of bounds. Blocks of 64 bytes as in GatherBlocks.
-template <size_t N, typename IndexT>
+// of bounds; through GatherBlocks.
+template <class Arch, size_t N, typename IndexT>
 void GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
-  using W = Word<N>;
-  constexpr uint64_t kBlock = 64 / N;
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  const auto element = [&](uint64_t j) -> W {
+  GatherBlocks<Arch, N, false>(data, out, n, [&](uint64_t j, uint64_t* to) {
     uint64_t offset = 0;
     bool all = true;
     for (uint64_t c = 0; c < tupleSize; ++c) {
@@ -304,27 +308,16 @@ void GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64
       all = all && ok;
       offset += p * strides[c];
     }
-    W value;
-    std::memcpy(&value, data + (all ? offset : 0) * N, N);
-    return all ? value : W{0};
-  };
-  uint64_t j = 0;
-  for (; j + kBlock <= n; j += kBlock) {
-    alignas(64) W block[kBlock];
-    for (uint64_t l = 0; l < kBlock; ++l) block[l] = element(j + l);
-    std::memcpy(out + j * N, block, 64);
-  }
-  for (; j < n; ++j) {
-    const W value = element(j);
-    std::memcpy(out + j * N, &value, N);
-  }
+    *to = offset;
+    return all;
+  });
 }
 
 #if defined(__AVX512F__)
 // Pairs (2-D coordinates) into 4-byte elements on AVX-512: 8 tuples deinterleaved, resolved and
 // bounds-checked at once, then one masked gather with 32-bit offsets (the caller checked that
 // every offset fits in 31 bits).
-template <typename IndexT>
+template <class Arch, typename IndexT>
 void GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                         const uint8_t* indices, uint8_t* out, uint64_t n) {
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
@@ -359,11 +352,12 @@ void GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint6
         _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), ok, _mm512_cvtepi64_epi32(offset), data, 4);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * 4), values);
   }
-  GatherTupleBlocks<4, IndexT>(data, bounds, strides, 2, indices + 2 * j * sizeof(IndexT), out + j * 4, n - j);
+  GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * j * sizeof(IndexT),
+                                     out + j * 4, n - j);
 }
 #endif
 
-template <size_t N, typename IndexT>
+template <class Arch, size_t N, typename IndexT>
 void GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                     uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
 #if defined(__AVX512F__)
@@ -373,12 +367,12 @@ void GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t*
                       strides[0] < (uint64_t{1} << 31) && strides[1] < (uint64_t{1} << 31) &&
                       (bounds[0] - 1) * strides[0] + (bounds[1] - 1) * strides[1] < (uint64_t{1} << 31);
     if (tupleSize == 2 && fits) {
-      GatherPairs4Avx512<IndexT>(data, bounds, strides, indices, out, n);
+      GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n);
       return;
     }
   }
 #endif
-  GatherTupleBlocks<N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
+  GatherTupleBlocks<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
 }
 
 template <size_t N, typename IndexT>
@@ -507,10 +501,10 @@ KernelTable MakeTable() {
     t.gatherRowStreamed[log2][1] = GatherRow<Arch, N, int64_t, true>;
     t.gatherRowStreamed[log2][2] = GatherRow<Arch, N, uint32_t, true>;
     t.gatherRowStreamed[log2][3] = GatherRow<Arch, N, uint64_t, true>;
-    t.gatherTupleRow[log2][0] = GatherTupleRow<N, int32_t>;
-    t.gatherTupleRow[log2][1] = GatherTupleRow<N, int64_t>;
-    t.gatherTupleRow[log2][2] = GatherTupleRow<N, uint32_t>;
-    t.gatherTupleRow[log2][3] = GatherTupleRow<N, uint64_t>;
+    t.gatherTupleRow[log2][0] = GatherTupleRow<Arch, N, int32_t>;
+    t.gatherTupleRow[log2][1] = GatherTupleRow<Arch, N, int64_t>;
+    t.gatherTupleRow[log2][2] = GatherTupleRow<Arch, N, uint32_t>;
+    t.gatherTupleRow[log2][3] = GatherTupleRow<Arch, N, uint64_t>;
     t.scatterRow[log2][0] = ScatterRow<N, int32_t>;
     t.scatterRow[log2][1] = ScatterRow<N, int64_t>;
     t.scatterRow[log2][2] = ScatterRow<N, uint32_t>;
