@@ -30,6 +30,7 @@
 #include <oneapi/tbb/task_arena.h>
 
 #include "cpu/kernel_set.h"  // internal: which kernel set the engine chose, for the context
+#include "plan/cpu_choice.h"  // internal: the cache size the plan streams above, for the context
 #include "gs/gs.h"
 #ifdef GS_BENCH_D3D12
 #include "d3d12_timing.h"
@@ -775,7 +776,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("gs_version", GS_VERSION_STRING);
   benchmark::AddCustomContext("gs_git_commit", GS_GIT_COMMIT);
   benchmark::AddCustomContext("kernel_set", gs::cpu::KernelSetName(gs::cpu::ActiveKernelSet()));
-  benchmark::AddCustomContext("llc_bytes", std::to_string(gs::cpu::LastLevelCacheBytes()));
+  benchmark::AddCustomContext("llc_bytes", std::to_string(gs::plan::LastLevelCacheBytes()));
   benchmark::AddCustomContext("huge_pages", HugePageMode());
   benchmark::AddCustomContext("suite", suite_path);
   benchmark::AddCustomContext("gs_bench_mode", g_options.short_mode ? "short" : "full");

@@ -48,13 +48,27 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
     if (!status.ok()) return status;
   }
   if (!bound.inPlace) {
-    cpu::RunStridedCopy(plan.copy, plan.elementSize, bound.input, bound.output, parallel);
+    cpu::RunStridedCopy(plan, bound.input, bound.output, parallel);
   }
   schedule.Apply(bound.updates, bound.output);
   return Status::Ok();
 }
 
 }  // namespace
+
+namespace cpu {
+
+namespace {
+thread_local plan::CpuImplementation lastImplementationRun = plan::CpuImplementation::GatherUnits;
+}  // namespace
+
+void NoteImplementationRun(plan::CpuImplementation implementation) {
+  lastImplementationRun = implementation;
+}
+
+plan::CpuImplementation LastImplementationRun() { return lastImplementationRun; }
+
+}  // namespace cpu
 
 Status ExecuteOnCpu(const CompiledOperator& op, const TensorBindings& bindings,
                     const CpuExecuteOptions& options) {

@@ -1,18 +1,13 @@
-// Gathers, keyed by element size and index type. Three walks, chosen from the plan:
-//   element rows: one element per unit, contiguous output and indices along the last walked
-//     dim: a kernel-set row kernel, in strips one cache line wide or more when each output
-//     element reads another row (axis 0), so that the rows being read stay in cache;
-//   block rows: a contiguous block per unit (rows, embeddings): block copies with the next
-//     blocks prefetched, streamed past the caches when the output is larger than the LLC;
-//   any other walk: unit by unit (element units in chunks: offsets and prefetches first).
+// Gathers: the implementations of plan::CpuImplementation, keyed by element size and index
+// type; the plan chose one (plan/cpu_choice.cc), RunGather runs it.
 #include <algorithm>
 #include <cstring>
 #include <new>
 #include <vector>
 
-#include "cpu/row_walk.h"
 #include "cpu/kernel_set.h"
 #include "cpu/kernels.h"
+#include "cpu/row_walk.h"
 #include "cpu/walk.h"
 
 namespace gs::cpu {
@@ -26,13 +21,12 @@ void GatherElementChunks(const plan::KernelConstants& k, const uint8_t* input,
   constexpr uint64_t kChunk = 128;
   constexpr uint64_t kOutOfBounds = ~uint64_t{0};
   uint64_t sources[kChunk], destinations[kChunk];
-  UnitCursor cursor;
-  cursor.Seek(k, begin);
+  UnitCursor cursor(k, begin);
   for (uint64_t first = begin; first < end; first += kChunk) {
     const uint64_t count = std::min(kChunk, end - first);
-    for (uint64_t u = 0; u < count; ++u, cursor.Next(k)) {
+    for (uint64_t u = 0; u < count; ++u, cursor.Next()) {
       uint64_t source;
-      destinations[u] = cursor.iterOffset;
+      destinations[u] = cursor.iter();
       sources[u] = IndexedOffset<IndexT>(k, indices, cursor, &source) ? source : kOutOfBounds;
       if (sources[u] != kOutOfBounds) __builtin_prefetch(input + source * sizeof(Element), 0, 3);
     }
@@ -49,10 +43,9 @@ void GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uin
                  uint8_t* output, uint64_t begin, uint64_t end) {
   constexpr uint64_t size = sizeof(Element);
   const uint64_t blockBytes = k.blockElements * size;
-  UnitCursor cursor;
-  cursor.Seek(k, begin);
-  for (uint64_t unit = begin; unit < end; ++unit, cursor.Next(k)) {
-    uint8_t* destination = output + cursor.iterOffset * size;
+  UnitCursor cursor(k, begin);
+  for (uint64_t unit = begin; unit < end; ++unit, cursor.Next()) {
+    uint8_t* destination = output + cursor.iter() * size;
     uint64_t source;
     const bool inBounds = IndexedOffset<IndexT>(k, indices, cursor, &source);
     if (k.blockElements == 1) {
@@ -67,64 +60,64 @@ void GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uin
   }
 }
 
-// Rows of the last walked dim through the kernel set's row kernel.
-void GatherElementRows(const plan::Plan& plan, const RowWalk& walk, const uint8_t* input,
-                       const uint8_t* indices, uint8_t* output, const Parallel& parallel) {
+// The rows a packed strip reads: its scratch copy, or the input in place.
+struct StripRows {
+  const uint8_t* rows;
+  uint64_t step, stride;
+};
+
+// Rows of the last walked dim through the kernel set's row kernel, in strips of columns when
+// the plan packed them.
+void GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+                       uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
+  const plan::RowGeometry& rows = plan.cpu.rows;
+  const RowTiling tiling = TileRows(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const KernelTable& kernels = ActiveKernels();
-  const bool stream = ShouldStreamOutput(k.unitCount * (2 * e + x));
+  const bool stream = plan.cpu.streamOutput;
   const GatherRowFn row = (stream ? kernels.gatherRowStreamed : kernels.gatherRow)
       [ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
-  const uint64_t step = k.dataStrides[walk.inner], bound = k.indexedSizes[0];
+  const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
   // A row that reads one contiguous data row (last axis): prefetch the next one.
   const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
   const bool prefetch = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024;
   // Task t covers strip (t % strips) of rows [rows * (t / strips) / slices, ...).
-  const uint64_t strips = (walk.rowLength + walk.stripWidth - 1) / walk.stripWidth;
-  const uint64_t tasks = strips * walk.rowSlices;
-  parallel.For(tasks, walk.grain, [&](uint64_t first, uint64_t last) {
+  parallel.For(tiling.tasks(), tiling.grain, [&](uint64_t first, uint64_t last) {
     for (uint64_t t = first; t < last; ++t) {
-      const uint64_t strip = t % strips, slice = t / strips;
-      const uint64_t column = strip * walk.stripWidth;
-      const uint64_t width = std::min(walk.stripWidth, walk.rowLength - column);
-      const uint64_t rowBegin = walk.rowCount * slice / walk.rowSlices;
-      const uint64_t rowEnd = walk.rowCount * (slice + 1) / walk.rowSlices;
-      UnitCursor cursor;
-      cursor.Seek(walk.outer, rowBegin);
-      // Every row reads the same rows (cursor.dataOffset stays 0): read them from a packed
-      // copy, or in place when no scratch could be had.
-      uint8_t* scratch = walk.packed ? StripScratch(bound * width * e) : nullptr;
-      if (scratch != nullptr) PackStrip(input, step, stride, bound, e, column, width, scratch);
-      const uint8_t* rows = scratch != nullptr ? scratch : input + column * step * e;
-      const uint64_t rowsStep = scratch != nullptr ? 1 : step;
-      const uint64_t rowsStride = scratch != nullptr ? width : stride;
-      if (walk.packed) {
-        // Rows of a strip are far apart: the hardware prefetchers do not follow, so hint the
-        // indices and output a few rows ahead.
-        constexpr uint64_t kAhead = 8;
-        UnitCursor ahead;
-        ahead.Seek(walk.outer, std::min(rowEnd, rowBegin + kAhead));
-        for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next(walk.outer)) {
-          if (r + kAhead < rowEnd) {
-            PrefetchRow(indices + (ahead.indexOffset + column) * x, width * x);
-            PrefetchForWrite(output + (ahead.iterOffset + column) * e, width * e);
-            ahead.Next(walk.outer);
-          }
-          row(rows, rowsStep, rowsStride, bound, indices + (cursor.indexOffset + column) * x,
-              output + (cursor.iterOffset + column) * e, width);
+      const uint64_t column = (t % tiling.strips) * rows.stripWidth;
+      const uint64_t slice = t / tiling.strips;
+      const uint64_t width = std::min(rows.stripWidth, rows.rowLength - column);
+      const uint64_t rowBegin = rows.rowCount * slice / tiling.rowSlices;
+      const uint64_t rowEnd = rows.rowCount * (slice + 1) / tiling.rowSlices;
+      UnitCursor cursor(tiling.outer, rowBegin);
+      if (!rows.packed) {
+        for (uint64_t r = rowBegin; r < rowEnd; ++r) {
+          const uint64_t data = cursor.data(), index = cursor.index(), iter = cursor.iter();
+          cursor.Next();
+          if (prefetch && r + 1 < rowEnd) PrefetchRow(input + cursor.data() * e, rowReadBytes);
+          row(input + (data + column * step) * e, step, stride, bound,
+              indices + (index + column) * x, output + (iter + column) * e, width);
         }
         if (stream) kernels.streamFence();
         continue;
       }
-      for (uint64_t r = rowBegin; r < rowEnd; ++r) {
-        const uint64_t dataOffset = cursor.dataOffset, indexOffset = cursor.indexOffset;
-        const uint64_t iterOffset = cursor.iterOffset;
-        cursor.Next(walk.outer);
-        if (prefetch && r + 1 < rowEnd) PrefetchRow(input + cursor.dataOffset * e, rowReadBytes);
-        row(input + (dataOffset + column * step) * e, step, stride, bound,
-            indices + (indexOffset + column) * x, output + (iterOffset + column) * e, width);
+      // Every row reads the same rows (the cursor's data offset stays 0): read them from a
+      // packed copy, or in place when no scratch could be had.
+      uint8_t* scratch = StripScratch(bound * width * e);
+      if (scratch != nullptr) PackStrip(input, step, stride, bound, e, column, width, scratch);
+      const StripRows source = scratch != nullptr ? StripRows{scratch, 1, width}
+                                                  : StripRows{input + column * step * e, step, stride};
+      UnitCursor ahead(tiling.outer, std::min(rowEnd, rowBegin + kRowsAhead));
+      for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next()) {
+        if (r + kRowsAhead < rowEnd) {
+          PrefetchRow(indices + (ahead.index() + column) * x, width * x);
+          PrefetchForWrite(output + (ahead.iter() + column) * e, width * e);
+          ahead.Next();
+        }
+        row(source.rows, source.step, source.stride, bound, indices + (cursor.index() + column) * x,
+            output + (cursor.iter() + column) * e, width);
       }
       if (stream) kernels.streamFence();
     }
@@ -141,22 +134,19 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
   const uint64_t e = plan.elementSize;
   const uint64_t blockBytes = k.blockElements * e;
   const KernelTable& kernels = ActiveKernels();
-  const bool stream =
-      blockBytes >= 64 && ShouldStreamOutput(k.unitCount * (2 * blockBytes + k.tupleSize * sizeof(IndexT)));
+  const bool stream = plan.cpu.streamOutput;
   constexpr uint64_t kMaxChunk = 64;
   constexpr uint64_t kOutOfBounds = ~uint64_t{0};
   const uint64_t chunk = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunk);
   const uint64_t prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
-  parallel.For(k.unitCount, GrainUnits(blockBytes + k.tupleSize * sizeof(IndexT)),
-               [&](uint64_t begin, uint64_t end) {
+  parallel.For(k.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
     uint64_t sources[2][kMaxChunk], destinations[2][kMaxChunk];
-    UnitCursor cursor;
-    cursor.Seek(k, begin);
-    // Resolves units [first, first + count) into slot `s`, prefetching their sources.
+    UnitCursor cursor(k, begin);
+    // Resolves the next `count` units into slot `s`, prefetching their sources.
     auto resolve = [&](uint64_t s, uint64_t count) {
-      for (uint64_t u = 0; u < count; ++u, cursor.Next(k)) {
+      for (uint64_t u = 0; u < count; ++u, cursor.Next()) {
         uint64_t source;
-        destinations[s][u] = cursor.iterOffset;
+        destinations[s][u] = cursor.iter();
         sources[s][u] = IndexedOffset<IndexT>(k, indices, cursor, &source) ? source : kOutOfBounds;
         if (sources[s][u] == kOutOfBounds) continue;
         const uint8_t* p = input + source * e;
@@ -184,36 +174,48 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
 }
 
 // GatherND element gathers whose tuples are contiguous along the last walked dim, as is the
-// output: rows of tuples through the kernel set's tuple kernel, rows cut into pieces of about
-// 64 KiB of work so that one long row still spreads over the threads.
-bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+// output: rows of tuples through the kernel set's tuple kernel, rows cut into pieces of a
+// task's work so that one long row still spreads over the threads.
+void GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                      uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
-  if (k.blockElements != 1 || k.tupleSize < 2 || k.rank == 0) return false;
-  const uint64_t inner = k.rank - 1;
-  if (k.iterStrides[inner] != 1 || k.indexStrides[inner] != k.tupleSize || k.tupleStride != 1 ||
-      k.dataStrides[inner] != 0) {
-    return false;
-  }
+  const plan::RowGeometry& rows = plan.cpu.rows;
   plan::KernelConstants outer = k;
-  outer.rank = inner;
+  outer.rank = rows.inner;
   const uint64_t e = plan.elementSize, x = plan.indexSize;
-  const uint64_t rowLength = k.sizes[inner], rows = k.unitCount / rowLength;
-  const uint64_t pieceUnits = GrainUnits(e + k.tupleSize * x);
-  const uint64_t pieces = (rowLength + pieceUnits - 1) / pieceUnits;
+  const uint64_t pieceUnits = plan.cpu.taskUnits;
+  const uint64_t pieces = (rows.rowLength + pieceUnits - 1) / pieceUnits;
   const GatherTupleRowFn row =
       ActiveKernels().gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
-  parallel.For(rows * pieces, 1, [&](uint64_t first, uint64_t last) {
+  parallel.For(rows.rowCount * pieces, 1, [&](uint64_t first, uint64_t last) {
     for (uint64_t t = first; t < last; ++t) {
       const uint64_t column = (t % pieces) * pieceUnits;
-      UnitCursor cursor;
-      cursor.Seek(outer, t / pieces);
-      row(input + cursor.dataOffset * e, k.indexedSizes, k.indexedStrides, k.tupleSize,
-          indices + (cursor.indexOffset + column * k.tupleSize) * x,
-          output + (cursor.iterOffset + column) * e, std::min(pieceUnits, rowLength - column));
+      const UnitCursor cursor(outer, t / pieces);
+      row(input + cursor.data() * e, k.indexedSizes, k.indexedStrides, k.tupleSize,
+          indices + (cursor.index() + column * k.tupleSize) * x,
+          output + (cursor.iter() + column) * e, std::min(pieceUnits, rows.rowLength - column));
     }
   });
-  return true;
+}
+
+// The generic walks: element units in chunks, other units one by one.
+void GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+                    uint8_t* output, const Parallel& parallel) {
+  const plan::KernelConstants& k = plan.kernel;
+  const bool elements = plan.cpu.implementation == plan::CpuImplementation::GatherElementUnits;
+  WithElementSize(plan.elementSize, [&](auto element) {
+    WithIndexType(plan.indexType, [&](auto index) {
+      using Element = decltype(element);
+      using IndexT = decltype(index);
+      parallel.For(k.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
+        if (elements) {
+          GatherElementChunks<Element, IndexT>(k, input, indices, output, begin, end);
+        } else {
+          GatherUnits<Element, IndexT>(k, input, indices, output, begin, end);
+        }
+      });
+    });
+  });
 }
 
 }  // namespace
@@ -232,33 +234,23 @@ uint8_t* StripScratch(uint64_t bytes) {
 
 void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                uint8_t* output, const Parallel& parallel) {
-  const plan::KernelConstants& k = plan.kernel;
-  RowWalk walk;
-  if (PlanElementRows(plan, parallel.concurrency(), &walk)) {
-    GatherElementRows(plan, walk, input, indices, output, parallel);
-    return;
-  }
-  if (GatherTupleRows(plan, input, indices, output, parallel)) return;
-  if (k.blockElements * plan.elementSize >= 64) {
-    WithIndexType(plan.indexType, [&](auto index) {
-      GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);
-    });
-    return;
-  }
-  WithElementSize(plan.elementSize, [&](auto element) {
-    WithIndexType(plan.indexType, [&](auto index) {
-      using Element = decltype(element);
-      using IndexT = decltype(index);
-      const uint64_t grain = GrainUnits(k.blockElements * sizeof(Element) + k.tupleSize * sizeof(IndexT));
-      parallel.For(k.unitCount, grain, [&](uint64_t begin, uint64_t end) {
-        if (k.blockElements == 1) {
-          GatherElementChunks<Element, IndexT>(k, input, indices, output, begin, end);
-        } else {
-          GatherUnits<Element, IndexT>(k, input, indices, output, begin, end);
-        }
+  NoteImplementationRun(plan.cpu.implementation);
+  switch (plan.cpu.implementation) {
+    case plan::CpuImplementation::GatherElementRows:
+      GatherElementRows(plan, input, indices, output, parallel);
+      return;
+    case plan::CpuImplementation::GatherTupleRows:
+      GatherTupleRows(plan, input, indices, output, parallel);
+      return;
+    case plan::CpuImplementation::GatherBlocks:
+      WithIndexType(plan.indexType, [&](auto index) {
+        GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);
       });
-    });
-  });
+      return;
+    default:
+      GatherAnyUnits(plan, input, indices, output, parallel);
+      return;
+  }
 }
 
 }  // namespace gs::cpu

@@ -1,7 +1,5 @@
 #include "cpu/kernel_set.h"
 
-#include <unistd.h>
-
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -90,30 +88,5 @@ bool ForceKernelSet(KernelSet set) {
 }
 
 const KernelTable& ActiveKernels() { return *Active().load(std::memory_order_relaxed); }
-
-uint64_t LastLevelCacheBytes() {
-  static const uint64_t bytes = [] {
-    long size = -1;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-    size = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (size <= 0) size = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-    return size > 0 ? static_cast<uint64_t>(size) : uint64_t{0};
-  }();
-  return bytes;
-}
-
-namespace {
-std::atomic<uint64_t> forcedStreamingThreshold{0};
-}  // namespace
-
-uint64_t StreamingThresholdBytes() {
-  const uint64_t forced = forcedStreamingThreshold.load(std::memory_order_relaxed);
-  return forced != 0 ? forced : LastLevelCacheBytes();
-}
-
-void ForceStreamingThreshold(uint64_t bytes) {
-  forcedStreamingThreshold.store(bytes, std::memory_order_relaxed);
-}
 
 }  // namespace gs::cpu

@@ -74,13 +74,4 @@ inline uint32_t ElementSizeLog2(uint32_t size) { return size == 1 ? 0 : size == 
 
 const KernelTable& ActiveKernels();
 
-// Bytes of the last-level cache (0 when unknown): outputs above it are streamed.
-uint64_t LastLevelCacheBytes();
-
-// The size above which outputs are streamed (LastLevelCacheBytes, 0: never).
-uint64_t StreamingThresholdBytes();
-// Tests: streams every output above `bytes` (0 restores the cache size), so that small cases
-// run the non-temporal kernels.
-void ForceStreamingThreshold(uint64_t bytes);
-
 }  // namespace gs::cpu

@@ -1,4 +1,4 @@
-// The CPU kernels the executor runs; each is chosen by the plan's element and index sizes.
+// The CPU engine's entry points for the implementations a plan records (plan/cpu_choice.h).
 #pragma once
 
 #include <cstdint>
@@ -13,14 +13,11 @@ void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indi
                uint8_t* output, const Parallel& parallel);
 
 // Copies the Input view into the Output view (a scatter's first step when not in place).
-void RunStridedCopy(const plan::CopyConstants& copy, uint32_t elementSize, const uint8_t* source,
-                    uint8_t* destination, const Parallel& parallel);
+void RunStridedCopy(const plan::Plan& plan, const uint8_t* source, uint8_t* destination,
+                    const Parallel& parallel);
 
-// Units per task so that a task moves enough bytes to be worth a thread.
-inline uint64_t GrainUnits(uint64_t bytesPerUnit) {
-  constexpr uint64_t kBytesPerTask = 64 * 1024;
-  const uint64_t units = kBytesPerTask / (bytesPerUnit == 0 ? 1 : bytesPerUnit);
-  return units == 0 ? 1 : units;
-}
+// Tests: the implementation the last call on this thread ran (each Run records its own).
+void NoteImplementationRun(plan::CpuImplementation implementation);
+plan::CpuImplementation LastImplementationRun();
 
 }  // namespace gs::cpu

@@ -1,11 +1,13 @@
 #include "cpu/scatter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
 #include "cpu/kernel_set.h"
 #include "cpu/kernels.h"
 #include "cpu/reductions.h"
+#include "cpu/row_walk.h"
 #include "cpu/walk.h"
 
 namespace gs::cpu {
@@ -19,13 +21,12 @@ constexpr uint64_t kParallelBytes = 256 * 1024;
 template <typename IndexT, typename Visit>
 bool ForEachMove(const plan::KernelConstants& k, const uint8_t* indices, uint64_t begin,
                  uint64_t end, const Visit& visit) {
-  UnitCursor cursor;
-  cursor.Seek(k, begin);
+  UnitCursor cursor(k, begin);
   bool allInBounds = true;
-  for (uint64_t unit = begin; unit < end; ++unit, cursor.Next(k)) {
+  for (uint64_t unit = begin; unit < end; ++unit, cursor.Next()) {
     uint64_t destination;
     if (IndexedOffset<IndexT>(k, indices, cursor, &destination)) {
-      visit(destination, cursor.iterOffset);
+      visit(destination, cursor.iter());
     } else {
       allInBounds = false;
     }
@@ -57,16 +58,11 @@ struct BlockWriter {
   }
 };
 
-// Overwrites of whole lines into an output too large to keep in cache are streamed: a
-// scattered row then costs its write only, not a read for ownership first.
 BlockWriter MakeWriter(const plan::Plan& plan) {
-  const uint64_t blockBytes = plan.kernel.blockElements * plan.elementSize;
   const bool overwrite = plan.reduction == Reduction::None;
-  const bool stream =
-      overwrite && blockBytes >= 64 && ShouldStreamOutput(2 * plan.kernel.unitCount * blockBytes);
   return {plan.elementSize, plan.kernel.blockElements,
           overwrite ? nullptr : SelectCombine(plan.dataType, plan.reduction),
-          stream ? ActiveKernels().streamCopy : nullptr};
+          plan.cpu.streamOutput ? ActiveKernels().streamCopy : nullptr};
 }
 
 }  // namespace
@@ -75,8 +71,7 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
                                  const Parallel& parallel)
     : plan_(plan), indices_(indices), parallel_(parallel) {
   const plan::KernelConstants& k = plan.kernel;
-  strips_ = PlanScatterStrips(plan, &walk_);
-  if (strips_) return;
+  if (plan.cpu.implementation == plan::CpuImplementation::ScatterStrips) return;
   const uint64_t updateBytes = k.unitCount * k.blockElements * plan.elementSize;
   const int threads = parallel.concurrency();
   if (threads <= 1 || updateBytes < kParallelBytes || k.unitCount < 2) return;  // in order
@@ -84,7 +79,7 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
   const uint64_t buckets = static_cast<uint64_t>(threads) * 4;
   const uint64_t extent = plan.tensor(plan::TensorRole::Output).extentElements;
   const uint64_t bucketWidth = (extent + buckets - 1) / buckets;
-  const uint64_t chunkUnits = std::max<uint64_t>(GrainUnits(k.blockElements * plan.elementSize),
+  const uint64_t chunkUnits = std::max<uint64_t>(plan.cpu.taskUnits,
                                                  (k.unitCount + 4 * threads - 1) / (4 * threads));
   const uint64_t chunks = (k.unitCount + chunkUnits - 1) / chunkUnits;
 
@@ -135,19 +130,19 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
 }
 
 void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) const {
-  RowWalk walk;
-  if (plan_.reduction == Reduction::None && PlanElementRows(plan_, 1, &walk)) {
+  if (plan_.cpu.implementation == plan::CpuImplementation::ScatterElementRows) {
     // Element rows in row-major order through the kernel set's row kernel.
     const plan::KernelConstants& k = plan_.kernel;
+    const plan::RowGeometry& rows = plan_.cpu.rows;
     const uint64_t e = plan_.elementSize, x = plan_.indexSize;
     const ScatterRowFn row =
         ActiveKernels().scatterRow[ElementSizeLog2(plan_.elementSize)][IndexKind(plan_.indexType)];
-    UnitCursor cursor;
-    cursor.Seek(walk.outer, 0);
-    for (uint64_t r = 0; r < walk.rowCount; ++r, cursor.Next(walk.outer)) {
-      row(output + cursor.dataOffset * e, k.dataStrides[walk.inner], k.indexedStrides[0],
-          k.indexedSizes[0], indices_ + cursor.indexOffset * x, updates + cursor.iterOffset * e,
-          walk.rowLength);
+    const RowTiling tiling = TileRows(plan_, 1);
+    UnitCursor cursor(tiling.outer, 0);
+    for (uint64_t r = 0; r < rows.rowCount; ++r, cursor.Next()) {
+      row(output + cursor.data() * e, k.dataStrides[rows.inner], k.indexedStrides[0],
+          k.indexedSizes[0], indices_ + cursor.index() * x, updates + cursor.iter() * e,
+          rows.rowLength);
     }
     return;
   }
@@ -163,7 +158,8 @@ void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) cons
 
 void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const {
   const plan::KernelConstants& k = plan_.kernel;
-  const RowWalk& w = walk_;
+  const plan::RowGeometry& w = plan_.cpu.rows;
+  const RowTiling tiling = TileScatterStrips(plan_);
   const uint64_t e = plan_.elementSize, x = plan_.indexSize;
   const uint64_t step = k.dataStrides[w.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
@@ -171,8 +167,7 @@ void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const
       ActiveKernels().scatterRow[ElementSizeLog2(plan_.elementSize)][IndexKind(plan_.indexType)];
   const CombineFn combine =
       plan_.reduction == Reduction::None ? nullptr : SelectCombine(plan_.dataType, plan_.reduction);
-  const uint64_t strips = (w.rowLength + w.stripWidth - 1) / w.stripWidth;
-  parallel_.For(strips, w.grain, [&](uint64_t first, uint64_t last) {
+  parallel_.For(tiling.strips, tiling.grain, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t strip = first; strip < last; ++strip) {
       const uint64_t column = strip * w.stripWidth;
@@ -183,18 +178,15 @@ void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const
       uint8_t* columns = scratch != nullptr ? scratch : output + column * step * e;
       const uint64_t columnsStep = scratch != nullptr ? 1 : step;
       const uint64_t columnsStride = scratch != nullptr ? width : stride;
-      constexpr uint64_t kAhead = 8;
-      UnitCursor cursor, ahead;
-      cursor.Seek(w.outer, 0);
-      ahead.Seek(w.outer, std::min(w.rowCount, kAhead));
-      for (uint64_t r = 0; r < w.rowCount; ++r, cursor.Next(w.outer)) {
-        if (r + kAhead < w.rowCount) {
-          PrefetchRow(indices_ + (ahead.indexOffset + column) * x, width * x);
-          PrefetchRow(updates + (ahead.iterOffset + column) * e, width * e);
-          ahead.Next(w.outer);
+      UnitCursor cursor(tiling.outer, 0), ahead(tiling.outer, std::min(w.rowCount, kRowsAhead));
+      for (uint64_t r = 0; r < w.rowCount; ++r, cursor.Next()) {
+        if (r + kRowsAhead < w.rowCount) {
+          PrefetchRow(indices_ + (ahead.index() + column) * x, width * x);
+          PrefetchRow(updates + (ahead.iter() + column) * e, width * e);
+          ahead.Next();
         }
-        const uint8_t* rowIndices = indices_ + (cursor.indexOffset + column) * x;
-        const uint8_t* rowUpdates = updates + (cursor.iterOffset + column) * e;
+        const uint8_t* rowIndices = indices_ + (cursor.index() + column) * x;
+        const uint8_t* rowUpdates = updates + (cursor.iter() + column) * e;
         if (combine == nullptr) {
           row(columns, columnsStep, columnsStride, bound, rowIndices, rowUpdates, width);
           continue;
@@ -202,8 +194,9 @@ void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const
         WithIndexType(plan_.indexType, [&](auto tag) {
           using IndexT = decltype(tag);
           for (uint64_t j = 0; j < width; ++j) {
-            uint64_t p;
-            if (ResolveIndex(LoadIndex<IndexT>(rowIndices, j), bound, &p)) {
+            bool ok;
+            const uint64_t p = ResolveIndex(LoadIndex<IndexT>(rowIndices, j), bound, &ok);
+            if (ok) {
               combine(columns + (p * columnsStride + j * columnsStep) * e, rowUpdates + j * e, 1);
             }
           }
@@ -215,7 +208,8 @@ void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const
 }
 
 void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
-  if (strips_) {
+  NoteImplementationRun(plan_.cpu.implementation);
+  if (plan_.cpu.implementation == plan::CpuImplementation::ScatterStrips) {
     ApplyStrips(updates, output);
     return;
   }

@@ -5,14 +5,13 @@
 // keeps row-major order inside each bucket); each bucket is then applied by one task. Units
 // whose blocks overlap start at the same offset, so they always share a bucket. Element
 // scatters along a dim other than the last need no buckets: columns own disjoint outputs, so
-// strips of columns run in parallel, each in row order (PlanScatterStrips).
+// strips of columns run in parallel, each in row order (plan::CpuImplementation::ScatterStrips).
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "cpu/parallel.h"
-#include "cpu/row_walk.h"
 #include "plan/plan.h"
 
 namespace gs::cpu {
@@ -45,10 +44,8 @@ class ScatterSchedule {
   const Parallel& parallel_;
   std::vector<Move> moves_;             // grouped by bucket, row-major inside each
   std::vector<uint64_t> bucketStarts_;  // bucket b owns moves_[starts[b], starts[b + 1])
-  bool strips_ = false;                 // column strips instead of buckets (row_walk.h)
   bool indicesChecked_ = false;         // every index was resolved while bucketing
   bool allInBounds_ = false;
-  RowWalk walk_;
 };
 
 }  // namespace gs::cpu

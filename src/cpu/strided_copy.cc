@@ -1,11 +1,11 @@
 // The Input -> Output copy that starts a scatter that is not in place: block copies, large
-// blocks split so that every thread copies, streamed past the caches when larger than the LLC.
+// blocks split so that every thread copies, streamed past the caches when the plan says so.
 #include <algorithm>
 #include <cstring>
 
 #include "cpu/kernel_set.h"
 #include "cpu/kernels.h"
-#include "cpu/row_walk.h"
+#include "plan/odometer.h"
 
 namespace gs::cpu {
 
@@ -15,25 +15,26 @@ namespace {
 // still copied by every thread.
 constexpr uint64_t kPieceBytes = 256 * 1024;
 
-// Element offsets of unit `unit` in source and destination.
-void SeekUnit(const plan::CopyConstants& c, uint64_t unit, uint64_t* coords, uint64_t* src,
-              uint64_t* dst) {
-  *src = *dst = 0;
-  for (uint64_t d = c.rank; d-- > 0;) {
-    coords[d] = unit % c.sizes[d];
-    unit /= c.sizes[d];
-    *src += coords[d] * c.srcStrides[d];
-    *dst += coords[d] * c.dstStrides[d];
-  }
+// Source (offsets[0]) and destination (offsets[1]) element offsets of a copy's units.
+plan::Odometer<2> CopyOdometer(const plan::CopyConstants& c, uint64_t unit) {
+  plan::Odometer<2> odometer;
+  odometer.rank = c.rank;
+  odometer.sizes = c.sizes;
+  odometer.strides[0] = c.srcStrides;
+  odometer.strides[1] = c.dstStrides;
+  odometer.Seek(unit);
+  return odometer;
 }
 
 }  // namespace
 
-void RunStridedCopy(const plan::CopyConstants& c, uint32_t elementSize, const uint8_t* source,
-                    uint8_t* destination, const Parallel& parallel) {
-  const uint64_t blockBytes = c.blockElements * elementSize;
+void RunStridedCopy(const plan::Plan& plan, const uint8_t* source, uint8_t* destination,
+                    const Parallel& parallel) {
+  const plan::CopyConstants& c = plan.copy;
+  const uint64_t e = plan.elementSize;
+  const uint64_t blockBytes = c.blockElements * e;
   const KernelTable& kernels = ActiveKernels();
-  const bool stream = blockBytes >= 64 && ShouldStreamOutput(2 * c.unitCount * blockBytes);
+  const bool stream = plan.cpu.streamCopy;
   auto copy = [&](uint8_t* to, const uint8_t* from, uint64_t bytes) {
     if (stream) {
       kernels.streamCopy(to, from, bytes);
@@ -44,32 +45,20 @@ void RunStridedCopy(const plan::CopyConstants& c, uint32_t elementSize, const ui
   if (blockBytes > 2 * kPieceBytes) {
     const uint64_t pieces = (blockBytes + kPieceBytes - 1) / kPieceBytes;
     parallel.For(c.unitCount * pieces, 1, [&](uint64_t begin, uint64_t end) {
-      uint64_t coords[plan::kMaxRank] = {};
       for (uint64_t t = begin; t < end; ++t) {
-        uint64_t src, dst;
-        SeekUnit(c, t / pieces, coords, &src, &dst);
+        const plan::Odometer<2> unit = CopyOdometer(c, t / pieces);
         const uint64_t offset = (t % pieces) * kPieceBytes;
-        copy(destination + dst * elementSize + offset, source + src * elementSize + offset,
+        copy(destination + unit.offsets[1] * e + offset, source + unit.offsets[0] * e + offset,
              std::min(kPieceBytes, blockBytes - offset));
       }
       if (stream) kernels.streamFence();
     });
     return;
   }
-  parallel.For(c.unitCount, GrainUnits(blockBytes), [&](uint64_t begin, uint64_t end) {
-    uint64_t coords[plan::kMaxRank] = {};
-    uint64_t src, dst;
-    SeekUnit(c, begin, coords, &src, &dst);
-    for (uint64_t unit = begin; unit < end; ++unit) {
-      copy(destination + dst * elementSize, source + src * elementSize, blockBytes);
-      for (uint64_t d = c.rank; d-- > 0;) {
-        src += c.srcStrides[d];
-        dst += c.dstStrides[d];
-        if (++coords[d] < c.sizes[d]) break;
-        src -= c.srcStrides[d] * c.sizes[d];
-        dst -= c.dstStrides[d] * c.sizes[d];
-        coords[d] = 0;
-      }
+  parallel.For(c.unitCount, plan::TaskUnits(blockBytes), [&](uint64_t begin, uint64_t end) {
+    plan::Odometer<2> unit = CopyOdometer(c, begin);
+    for (uint64_t u = begin; u < end; ++u, unit.Next()) {
+      copy(destination + unit.offsets[1] * e, source + unit.offsets[0] * e, blockBytes);
     }
     if (stream) kernels.streamFence();
   });

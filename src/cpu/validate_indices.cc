@@ -5,47 +5,35 @@
 #include <string>
 
 #include "cpu/kernel_set.h"
-#include "cpu/walk.h"
+#include "cpu/elements.h"
+#include "plan/odometer.h"
 
 namespace gs::cpu {
 namespace {
 
 constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
 
-// Element offset of flat position p in the (folded) Indices view.
-uint64_t OffsetOf(const plan::IndexValidation& v, uint64_t p) {
-  uint64_t offset = 0;
-  for (uint64_t d = v.rank; d-- > 0;) {
-    offset += (p % v.sizes[d]) * v.strides[d];
-    p /= v.sizes[d];
-  }
-  return offset;
+// The Indices element at flat position p and its offset (offsets[0]).
+plan::Odometer<1> IndexAt(const plan::IndexValidation& v, uint64_t p) {
+  plan::Odometer<1> element;
+  element.rank = v.rank;
+  element.sizes = v.sizes;
+  element.strides[0] = v.strides;
+  element.Seek(p);
+  return element;
 }
 
-// First bad flat position in [begin, end), or kNone. Walks with an odometer, not divisions.
+// First bad flat position in [begin, end), or kNone.
 template <typename IndexT>
 uint64_t FirstBadInRange(const plan::IndexValidation& v, const uint8_t* indices, uint64_t begin,
                          uint64_t end) {
-  uint64_t coords[plan::kMaxRank] = {};
-  uint64_t rest = begin;
-  for (uint64_t d = v.rank; d-- > 0;) {
-    coords[d] = rest % v.sizes[d];
-    rest /= v.sizes[d];
-  }
-  uint64_t offset = OffsetOf(v, begin);
+  plan::Odometer<1> element = IndexAt(v, begin);
   uint64_t component = begin % v.tupleSize;
-  for (uint64_t p = begin; p < end; ++p) {
-    uint64_t position;
-    if (!ResolveIndex(LoadIndex<IndexT>(indices, offset), v.bounds[component], &position)) {
-      return p;
-    }
+  for (uint64_t p = begin; p < end; ++p, element.Next()) {
+    bool ok;
+    ResolveIndex(LoadIndex<IndexT>(indices, element.offsets[0]), v.bounds[component], &ok);
+    if (!ok) return p;
     if (++component == v.tupleSize) component = 0;
-    for (uint64_t d = v.rank; d-- > 0;) {
-      offset += v.strides[d];
-      if (++coords[d] < v.sizes[d]) break;
-      offset -= v.strides[d] * v.sizes[d];
-      coords[d] = 0;
-    }
   }
   return kNone;
 }
@@ -83,7 +71,7 @@ Status ValidateIndices(const plan::Plan& plan, const uint8_t* indices, const Par
     });
     const uint64_t p = firstBad.load();
     if (p == kNone) return Status::Ok();
-    const IndexT value = LoadIndex<IndexT>(indices, OffsetOf(v, p));
+    const IndexT value = LoadIndex<IndexT>(indices, IndexAt(v, p).offsets[0]);
     const uint64_t bound = v.bounds[p % v.tupleSize];
     std::string message = std::string(OperatorTypeName(plan.op)) +
                           ": IndicesTensor element at flat row-major position " +

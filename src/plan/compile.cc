@@ -523,6 +523,7 @@ Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   plan->kernel = NormalizeWalk(walk.dims, walk.rank, walk.tuple, walk.tupleSize, walk.tupleStride);
   if (plan->isScatter) plan->copy = NormalizeCopy(input, output);
   plan->validation = NormalizeValidation(indices, walk.tuple, walk.tupleSize);
+  plan->cpu = ChooseCpuImplementation(*plan);
   return Status::Ok();
 }
 

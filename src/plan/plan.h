@@ -6,6 +6,7 @@
 
 #include "gs/operators.h"
 #include "gs/tensor.h"
+#include "plan/cpu_choice.h"
 #include "hlsl/plan_constants.h"  // KernelConstants, CopyConstants, IndexValidation
 
 namespace gs::plan {
@@ -43,6 +44,8 @@ struct Plan {
   KernelConstants kernel = {};
   CopyConstants copy = {};          // scatters only
   IndexValidation validation = {};
+
+  CpuChoice cpu;  // the CPU engine's implementation (cpu_choice.h); the GPU ignores it
 
   const TensorView& tensor(TensorRole role) const { return tensors[static_cast<uint32_t>(role)]; }
 };

@@ -9,6 +9,9 @@
 #include <xmmintrin.h>
 #endif
 
+#include "cpu/kernels.h"
+#include "plan/plan.h"
+
 namespace gs_property {
 namespace {
 
@@ -167,6 +170,13 @@ std::string CheckEngine(const RandomCase& c, const ReferenceResult& expected,
              << control_before << " -> " << control_after << std::dec << ")";
   }
 
+  // The CPU engine ran the implementation its plan recorded (a failed validation runs none).
+  if (options.execute == nullptr && status.ok() &&
+      gs::cpu::LastImplementationRun() != compiled.plan()->cpu.implementation) {
+    problems << "\n- ran " << gs::plan::CpuImplementationName(gs::cpu::LastImplementationRun())
+             << " but the plan chose "
+             << gs::plan::CpuImplementationName(compiled.plan()->cpu.implementation);
+  }
   if (expected.ok) {
     if (!status.ok()) {
       problems << "\n- failed: " << gs::StatusCodeName(status.code()) << ": " << status.message();

@@ -9,10 +9,12 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <map>
 #include <set>
 #include <string>
 
 #include "cpu/kernel_set.h"
+#include "plan/plan.h"
 #include "engine_check.h"
 #include "random_desc.h"
 
@@ -35,30 +37,44 @@ std::vector<gs::cpu::KernelSet> SupportedKernelSets() {
   return sets;
 }
 
+// The implementation a plan chose, with packed strips of element rows told apart.
+std::string ImplementationOf(const gs::plan::Plan& plan) {
+  return std::string(gs::plan::CpuImplementationName(plan.cpu.implementation)) +
+         (plan.cpu.rows.packed ? "+packed" : "");
+}
+
 // Restores the process's kernel set when a sweep ends.
 struct KernelSetRestorer {
   gs::cpu::KernelSet saved = gs::cpu::ActiveKernelSet();
   ~KernelSetRestorer() {
     gs::cpu::ForceKernelSet(saved);
-    gs::cpu::ForceStreamingThreshold(0);
+    gs::plan::ForceStreamingThreshold(0);
   }
 };
 
 // Runs `count` seeds of one kind; each case on its suggested thread count, or on every
 // configuration when `all_threads` (1, 2, the default, and 3 tasks in a caller's 2-thread arena).
-void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
+// Returns the cases per implementation that ran (each case's CPU runs check that the
+// implementation its plan chose is the one that ran).
+using Implementations = std::map<std::string, uint64_t>;
+Implementations Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
   count *= Scale();
   tbb::task_arena arena(2);
   const KernelSetRestorer restore;
   int failures = 0;
+  Implementations ran;
   for (uint64_t seed = 0; seed < count && failures < kMaxReportedFailures; ++seed) {
     const RandomCase c = GenerateCase(kind, seed);
     const ReferenceResult expected = RunReferenceOn(c);
     if (kind == CaseKind::CheckedBad) {
-      ASSERT_FALSE(expected.ok) << "the generator planted no bad index\n" << c.Describe();
+      if (expected.ok) {
+        ADD_FAILURE() << "the generator planted no bad index\n" << c.Describe();
+        return ran;
+      }
     }
     gs::CompiledOperator compiled;
     std::string problem = CompileCase(c, &compiled);
+    if (problem.empty()) ++ran[ImplementationOf(*compiled.plan())];
     if (problem.empty()) {
       std::vector<EngineOptions> runs = {{c.thread_count, nullptr}};
       if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {3, &arena}};
@@ -74,11 +90,14 @@ void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
             break;
           }
         }
-        // Once more with every output streamed (non-temporal stores), as large ones are.
+        // Once more with every output streamed (non-temporal stores), as large ones are: the
+        // plan decides, so the case is compiled again under the forced threshold.
         if (problem.empty()) {
-          gs::cpu::ForceStreamingThreshold(1);
-          problem = CheckEngine(c, expected, compiled, {c.thread_count, nullptr});
-          gs::cpu::ForceStreamingThreshold(0);
+          gs::plan::ForceStreamingThreshold(1);
+          gs::CompiledOperator streamed;
+          problem = CompileCase(c, &streamed);
+          if (problem.empty()) problem = CheckEngine(c, expected, streamed, {c.thread_count, nullptr});
+          gs::plan::ForceStreamingThreshold(0);
           if (!problem.empty()) {
             problem = std::string("kernel set ") + gs::cpu::KernelSetName(set) + ", streamed: " + problem;
           }
@@ -92,18 +111,47 @@ void Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
     }
   }
   if (failures >= kMaxReportedFailures) ADD_FAILURE() << "stopped after " << failures << " failures";
+  std::cout << CaseKindName(kind) << " cases per CPU implementation:";
+  for (const auto& [name, cases] : ran) std::cout << " " << name << " " << cases;
+  std::cout << "\n";
+  return ran;
+}
+
+// At least `share` of the sweep's cases ran `implementation`.
+void ExpectShare(const Implementations& ran, const std::string& implementation, double share) {
+  uint64_t total = 0;
+  for (const auto& entry : ran) total += entry.second;
+  const auto it = ran.find(implementation);
+  const uint64_t cases = it == ran.end() ? 0 : it->second;
+  EXPECT_GE(static_cast<double>(cases), share * static_cast<double>(total))
+      << implementation << " ran " << cases << " of " << total << " cases";
 }
 
 // Seeds walk operator x element type x index type (264 combinations; 88 for the scatters) in
 // their low digits. About 15 s in all on 2 cores in a Release build.
-TEST(Property, Basic) { Sweep(CaseKind::Basic, 264 * 64); }
+TEST(Property, Basic) {
+  const Implementations ran = Sweep(CaseKind::Basic, 264 * 64);
+  for (const char* implementation :
+       {"gather_element_rows", "gather_tuple_rows", "gather_blocks", "gather_element_units",
+        "gather_units", "scatter_element_rows", "scatter_units"}) {
+    ExpectShare(ran, implementation, 0.01);
+  }
+}
 TEST(Property, ReductionsWithCollisions) { Sweep(CaseKind::Reduction, 88 * 96); }
 TEST(Property, CheckedBadIndicesFailCleanly) { Sweep(CaseKind::CheckedBad, 264 * 12); }
 TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
 TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 200, true); }
-TEST(Property, StripWalksOnEveryThreadCount) { Sweep(CaseKind::Strips, 22 * 16, true); }
-TEST(Property, TupleRowsOnEveryThreadCount) { Sweep(CaseKind::TupleRows, 88 * 8, true); }
+// The kinds made for one implementation must reach it in a good share of their cases (the
+// rest are shapes next to it: unpacked rows, strided tuples).
+TEST(Property, StripWalksOnEveryThreadCount) {
+  const Implementations ran = Sweep(CaseKind::Strips, 22 * 16, true);
+  ExpectShare(ran, "gather_element_rows+packed", 0.25);
+  ExpectShare(ran, "scatter_strips+packed", 0.25);
+}
+TEST(Property, TupleRowsOnEveryThreadCount) {
+  ExpectShare(Sweep(CaseKind::TupleRows, 88 * 8, true), "gather_tuple_rows", 0.5);
+}
 
 // The kernel sets: scalar always; forcing a supported set makes it the active one, and an
 // unsupported one is refused.

@@ -15,36 +15,13 @@
 #include <xsimd/xsimd.hpp>
 #endif
 
+#include "cpu/elements.h"
 #include "cpu/kernel_set.h"
 
 namespace gs::cpu::simd {
 // Internal linkage: every set's TU has its own copies, built with its own flags (a shared
 // inline instantiation could hand AVX-512 code to a CPU without it).
 namespace {
-
-template <size_t N>
-struct Element {
-  uint8_t b[N];
-};
-
-// p = the index resolved into [0, bound); `ok` false when it is out of bounds.
-template <typename IndexT>
-inline uint64_t Resolve(IndexT value, uint64_t bound, bool* ok) {
-  uint64_t p;
-  if constexpr (std::is_signed_v<IndexT>) {
-    const int64_t v = value;
-    p = static_cast<uint64_t>(v < 0 ? v + static_cast<int64_t>(bound) : v);  // wraps when < 0
-  } else {
-    p = static_cast<uint64_t>(value);
-  }
-  *ok = p < bound;
-  return p;
-}
-
-// The unsigned integer of N bytes: elements move as one, and a select on it is a cmov.
-template <size_t N>
-using Word = std::conditional_t<N == 1, uint8_t, std::conditional_t<N == 2, uint16_t,
-             std::conditional_t<N == 4, uint32_t, uint64_t>>>;
 
 // Stores one 64-byte block; non-temporal when kStream (destination 64-byte aligned then).
 template <class Arch, bool kStream>
@@ -248,7 +225,7 @@ void GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
   }
   for (; j < n; ++j) {
     bool ok;
-    const uint64_t p = Resolve<IndexT>(idx[j], bound, &ok);
+    const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
     uint32_t value = 0;
     if (ok) std::memcpy(&value, data + (j * dataStep + p * indexedStride) * 4, 4);
     std::memcpy(out + j * 4, &value, 4);
@@ -277,7 +254,7 @@ void GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
   const auto from = [&](auto offset) {
     return [=](uint64_t j, uint64_t* to) {
       bool ok;
-      *to = offset(j, Resolve<IndexT>(idx[j], bound, &ok));
+      *to = offset(j, ResolveIndex<IndexT>(idx[j], bound, &ok));
       return ok;
     };
   };
@@ -304,7 +281,7 @@ void GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64
     bool all = true;
     for (uint64_t c = 0; c < tupleSize; ++c) {
       bool ok;
-      const uint64_t p = Resolve<IndexT>(idx[j * tupleSize + c], bounds[c], &ok);
+      const uint64_t p = ResolveIndex<IndexT>(idx[j * tupleSize + c], bounds[c], &ok);
       all = all && ok;
       offset += p * strides[c];
     }
@@ -378,13 +355,13 @@ void GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t*
 template <size_t N, typename IndexT>
 void ScatterRow(uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                 const uint8_t* indices, const uint8_t* updates, uint64_t n) {
-  using E = Element<N>;
+  using E = Bytes<N>;
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
   const E* u = reinterpret_cast<const E*>(updates);
   E* d = reinterpret_cast<E*>(data);
   for (uint64_t j = 0; j < n; ++j) {
     bool ok;
-    const uint64_t p = Resolve<IndexT>(idx[j], bound, &ok);
+    const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
     if (ok) std::memcpy(d + j * dataStep + p * indexedStride, u + j, N);
   }
 }
@@ -395,7 +372,7 @@ uint64_t FirstBadScalar(const IndexT* idx, uint64_t begin, uint64_t n, const uin
   uint64_t component = (firstComponent + begin) % tupleSize;
   for (uint64_t j = begin; j < n; ++j) {
     bool ok;
-    Resolve<IndexT>(idx[j], bounds[component], &ok);
+    ResolveIndex<IndexT>(idx[j], bounds[component], &ok);
     if (!ok) return j;
     if (++component == tupleSize) component = 0;
   }
