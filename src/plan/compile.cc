@@ -8,80 +8,12 @@
 #include <vector>
 
 #include "plan/normalize.h"
+#include "plan/operator_args.h"
+#include "plan/overlap.h"
 #include "plan/tensor_math.h"
 
 namespace gs::plan {
 namespace {
-
-// The operator's desc, flattened: tensors by role and every attribute any operator has.
-struct OperatorArgs {
-  const TensorDesc* tensors[kTensorRoleCount] = {};
-  bool hasUpdates = false;
-  uint32_t axis = 0;
-  uint32_t indexDimensions = 0;
-  uint32_t inputDimensionCount = 0;
-  uint32_t indicesDimensionCount = 0;
-  uint32_t batchDimensionCount = 0;
-  Reduction reduction = Reduction::None;
-};
-
-bool FlattenDesc(const OperatorDesc& desc, OperatorArgs* args) {
-  auto take = [args](const auto& d) {
-    args->tensors[0] = d.InputTensor;
-    args->tensors[1] = d.IndicesTensor;
-    args->tensors[3] = d.OutputTensor;
-  };
-  switch (desc.Type) {
-    case OperatorType::Gather: {
-      const auto& d = *static_cast<const GatherOperatorDesc*>(desc.Desc);
-      take(d);
-      args->axis = d.Axis;
-      args->indexDimensions = d.IndexDimensions;
-      return true;
-    }
-    case OperatorType::GatherElements: {
-      const auto& d = *static_cast<const GatherElementsOperatorDesc*>(desc.Desc);
-      take(d);
-      args->axis = d.Axis;
-      return true;
-    }
-    case OperatorType::GatherNd: {
-      const auto& d = *static_cast<const GatherNdOperatorDesc*>(desc.Desc);
-      take(d);
-      args->inputDimensionCount = d.InputDimensionCount;
-      args->indicesDimensionCount = d.IndicesDimensionCount;
-      return true;
-    }
-    case OperatorType::GatherNd1: {
-      const auto& d = *static_cast<const GatherNd1OperatorDesc*>(desc.Desc);
-      take(d);
-      args->inputDimensionCount = d.InputDimensionCount;
-      args->indicesDimensionCount = d.IndicesDimensionCount;
-      args->batchDimensionCount = d.BatchDimensionCount;
-      return true;
-    }
-    case OperatorType::ScatterElements: {
-      const auto& d = *static_cast<const ScatterElementsOperatorDesc*>(desc.Desc);
-      take(d);
-      args->tensors[2] = d.UpdatesTensor;
-      args->hasUpdates = true;
-      args->axis = d.Axis;
-      args->reduction = d.Reduction;
-      return true;
-    }
-    case OperatorType::ScatterNd: {
-      const auto& d = *static_cast<const ScatterNdOperatorDesc*>(desc.Desc);
-      take(d);
-      args->tensors[2] = d.UpdatesTensor;
-      args->hasUpdates = true;
-      args->inputDimensionCount = d.InputDimensionCount;
-      args->indicesDimensionCount = d.IndicesDimensionCount;
-      args->reduction = d.Reduction;
-      return true;
-    }
-  }
-  return false;
-}
 
 bool IsIndexType(DataType type) {
   return type == DataType::Int32 || type == DataType::Int64 || type == DataType::UInt32 ||
@@ -152,60 +84,6 @@ Status ReadTensor(const Rules& rules, TensorRole role, const TensorDesc* desc, T
                       " bytes; the buffer must hold the whole view");
   }
   return Status::Ok();
-}
-
-// True when no two elements of the view share bytes.
-bool ViewIsOverlapFree(const TensorView& view) {
-  // Sufficient test: sorted by stride, each dim steps past everything the smaller ones reach.
-  struct Dim {
-    uint64_t size, stride;
-  };
-  Dim dims[kMaxRank];
-  uint32_t count = 0;
-  for (uint32_t d = 0; d < view.dimensionCount; ++d) {
-    if (view.sizes[d] > 1) dims[count++] = {view.sizes[d], view.strides[d]};
-  }
-  for (uint32_t i = 1; i < count; ++i) {  // insertion sort: at most 8 dims
-    for (uint32_t j = i; j > 0 && dims[j].stride < dims[j - 1].stride; --j) std::swap(dims[j], dims[j - 1]);
-  }
-  uint64_t reach = 0;  // highest offset reached by the dims so far
-  bool disjoint = true;
-  for (uint32_t i = 0; i < count && disjoint; ++i) {
-    disjoint = dims[i].stride > reach;
-    reach += (dims[i].size - 1) * dims[i].stride;  // <= extent, cannot overflow
-  }
-  if (disjoint) return true;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (dims[i].stride == 0) return false;
-  }
-  // Interleaved strides can still be disjoint: decide exactly, by marking every offset in a
-  // bitmap of the extent, or by sorting the offsets of a view with few elements and a large
-  // extent. A view too large for both is rejected as unprovable.
-  constexpr uint64_t kBitmapExtentLimit = uint64_t{1} << 26;
-  constexpr uint64_t kSortElementLimit = uint64_t{1} << 20;
-  if (view.elementCount > view.extentElements) return false;  // pigeonhole: two must share
-  const bool useBitmap = view.extentElements <= kBitmapExtentLimit;
-  if (!useBitmap && view.elementCount > kSortElementLimit) return false;
-  std::vector<bool> seen(useBitmap ? view.extentElements : 0, false);
-  std::vector<uint64_t> offsets;
-  if (!useBitmap) offsets.reserve(view.elementCount);
-  uint64_t coords[kMaxRank] = {};
-  for (uint64_t n = 0; n < view.elementCount; ++n) {
-    uint64_t offset = 0;
-    for (uint32_t d = 0; d < view.dimensionCount; ++d) offset += coords[d] * view.strides[d];
-    if (useBitmap) {
-      if (seen[offset]) return false;
-      seen[offset] = true;
-    } else {
-      offsets.push_back(offset);
-    }
-    for (uint32_t d = view.dimensionCount; d-- > 0;) {
-      if (++coords[d] < view.sizes[d]) break;
-      coords[d] = 0;
-    }
-  }
-  std::sort(offsets.begin(), offsets.end());
-  return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end();
 }
 
 Status CheckSameSizes(const Rules& rules, const TensorView& actual, TensorRole actualRole,
@@ -349,11 +227,11 @@ Status CompileGather(const Rules& rules, const OperatorArgs& args, Plan* plan, W
   return Status::Ok();
 }
 
-// GATHER_ND, GATHER_ND1 and SCATTER_ND: each index tuple selects a sub-block.
-Status CompileNd(const Rules& rules, const OperatorArgs& args, Plan* plan, WalkBuilder* walk) {
-  const TensorView& input = plan->tensor(TensorRole::Input);
-  const TensorView& indices = plan->tensor(TensorRole::Indices);
-  const TensorView& output = plan->tensor(TensorRole::Output);
+// GATHER_ND, GATHER_ND1 and SCATTER_ND: the dimension counts, the tuple size and the batch
+// sizes.
+Status CheckNdCounts(const Rules& rules, const OperatorArgs& args, const Plan& plan) {
+  const TensorView& input = plan.tensor(TensorRole::Input);
+  const TensorView& indices = plan.tensor(TensorRole::Indices);
   const uint32_t rank = input.dimensionCount;
   const uint32_t inputCount = args.inputDimensionCount;
   const uint32_t indicesCount = args.indicesDimensionCount;
@@ -392,6 +270,23 @@ Status CompileNd(const Rules& rules, const OperatorArgs& args, Plan* plan, WalkB
                         " meaningful sizes must be equal");
     }
   }
+  return Status::Ok();
+}
+
+// GATHER_ND, GATHER_ND1 and SCATTER_ND: each index tuple selects a sub-block.
+Status CompileNd(const Rules& rules, const OperatorArgs& args, Plan* plan, WalkBuilder* walk) {
+  Status s = CheckNdCounts(rules, args, *plan);
+  if (!s.ok()) return s;
+  const TensorView& input = plan->tensor(TensorRole::Input);
+  const TensorView& indices = plan->tensor(TensorRole::Indices);
+  const TensorView& output = plan->tensor(TensorRole::Output);
+  const uint32_t rank = input.dimensionCount;
+  const uint32_t inputCount = args.inputDimensionCount;
+  const uint32_t indicesCount = args.indicesDimensionCount;
+  const uint32_t batch = args.batchDimensionCount;
+  const uint32_t tupleSize = indices.sizes[rank - 1];
+  const uint32_t inputFirst = rank - inputCount;      // first meaningful input dim
+  const uint32_t indicesFirst = rank - indicesCount;  // first meaningful indices dim
   // Walked dims: the batch dims, the indices dims without the tuple, the input's trailing dims.
   const uint32_t indexDims = indicesCount - batch - 1;
   const uint32_t trailingDims = inputCount - batch - tupleSize;

@@ -16,36 +16,13 @@
 #endif
 
 #include "cpu/elements.h"
+#include "cpu/simd/stream_intrinsics.h"
 #include "cpu/kernel_set.h"
 
 namespace gs::cpu::simd {
 // Internal linkage: every set's TU has its own copies, built with its own flags (a shared
 // inline instantiation could hand AVX-512 code to a CPU without it).
 namespace {
-
-// Stores one 64-byte block; non-temporal when kStream (destination 64-byte aligned then).
-template <class Arch, bool kStream>
-inline void StoreBlock(uint8_t* destination, const uint8_t* block) {
-  if constexpr (kStream && !std::is_void_v<Arch>) {
-#if defined(__AVX512F__)
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(destination), _mm512_load_si512(block));
-#elif defined(__AVX2__)
-    for (int i = 0; i < 64; i += 32) {
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i),
-                          _mm256_load_si256(reinterpret_cast<const __m256i*>(block + i)));
-    }
-#elif defined(__SSE2__)
-    for (int i = 0; i < 64; i += 16) {
-      _mm_stream_si128(reinterpret_cast<__m128i*>(destination + i),
-                       _mm_load_si128(reinterpret_cast<const __m128i*>(block + i)));
-    }
-#else
-    std::memcpy(destination, block, 64);
-#endif
-  } else {
-    std::memcpy(destination, block, 64);
-  }
-}
 
 // Output in 64-byte blocks, each gathered into registers and stored at once: a fixed-length
 // inner loop with no branch (out-of-bounds elements load element 0, always in the view, and
@@ -420,48 +397,6 @@ uint64_t FirstBad(const uint8_t* indices, uint64_t n, const uint64_t* bounds, ui
   }
 #endif
   return FirstBadScalar(idx, 0, n, bounds, tupleSize, firstComponent);
-}
-
-// Non-temporal copy: aligned vector stores that bypass the caches, memcpy for the edges.
-template <class Arch>
-void StreamCopy(uint8_t* destination, const uint8_t* source, uint64_t bytes) {
-#if defined(__AVX512F__)
-  constexpr uint64_t kVector = 64;
-#elif defined(__AVX2__)
-  constexpr uint64_t kVector = 32;
-#elif defined(__SSE2__)
-  constexpr uint64_t kVector = 16;
-#else
-  constexpr uint64_t kVector = 0;
-#endif
-  if constexpr (std::is_void_v<Arch> || kVector == 0) {
-    std::memcpy(destination, source, bytes);
-  } else {
-    const uint64_t misalign = reinterpret_cast<uintptr_t>(destination) % kVector;
-    const uint64_t head = misalign == 0 ? 0 : (kVector - misalign < bytes ? kVector - misalign : bytes);
-    std::memcpy(destination, source, head);
-    uint64_t i = head;
-    for (; i + kVector <= bytes; i += kVector) {
-#if defined(__AVX512F__)
-      _mm512_stream_si512(reinterpret_cast<__m512i*>(destination + i),
-                          _mm512_loadu_si512(reinterpret_cast<const void*>(source + i)));
-#elif defined(__AVX2__)
-      _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i),
-                          _mm256_loadu_si256(reinterpret_cast<const __m256i*>(source + i)));
-#elif defined(__SSE2__)
-      _mm_stream_si128(reinterpret_cast<__m128i*>(destination + i),
-                       _mm_loadu_si128(reinterpret_cast<const __m128i*>(source + i)));
-#endif
-    }
-    std::memcpy(destination + i, source + i, bytes - i);
-  }
-}
-
-template <class Arch>
-void StreamFence() {
-#if defined(__SSE2__)
-  if constexpr (!std::is_void_v<Arch>) _mm_sfence();
-#endif
 }
 
 template <class Arch, KernelSet kSet>
