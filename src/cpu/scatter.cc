@@ -13,6 +13,9 @@
 namespace gs::cpu {
 namespace {
 
+// A schedule slot that no move filled.
+constexpr uint64_t kNoMove = ~uint64_t{0};
+
 // Below this many bytes of updates one thread finishes sooner than a team would.
 constexpr uint64_t kParallelBytes = 256 * 1024;
 
@@ -83,8 +86,11 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
                                                  (k.unitCount + 4 * threads - 1) / (4 * threads));
   const uint64_t chunks = (k.unitCount + chunkUnits - 1) / chunkUnits;
 
-  // counts[c * buckets + b]: moves of chunk c into bucket b; then their first slot.
+  // slots[c * buckets + b]: moves of chunk c into bucket b; then their first slot, and ends
+  // their last + 1. The fill pass reads the indices again and the caller may change them in
+  // between: it writes only inside the slots the count reserved.
   std::vector<uint64_t> slots(chunks * buckets, 0);
+  std::vector<uint64_t> ends(chunks * buckets, 0);
   bucketStarts_.assign(buckets + 1, 0);
   WithIndexType(plan.indexType, [&](auto tag) {
     using IndexT = decltype(tag);
@@ -113,16 +119,19 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
         const uint64_t count = slots[c * buckets + b];
         slots[c * buckets + b] = total;
         total += count;
+        ends[c * buckets + b] = total;
       }
     }
     bucketStarts_[buckets] = total;
-    moves_.resize(total);
+    moves_.assign(total, Move{kNoMove, 0});  // slots left unfilled (indices changed) are skipped
     parallel.For(chunks, 1, [&](uint64_t first, uint64_t last) {
       for (uint64_t c = first; c < last; ++c) {
         const auto [begin, end] = chunkRange(c);
         uint64_t* next = &slots[c * buckets];
+        const uint64_t* slotEnds = &ends[c * buckets];
         ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t source) {
-          moves_[next[destination / bucketWidth]++] = {destination, source};
+          const uint64_t b = destination / bucketWidth;
+          if (next[b] < slotEnds[b]) moves_[next[b]++] = {destination, source};
         });
       }
     });
@@ -231,11 +240,13 @@ void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
     for (uint64_t b = first; b < last; ++b) {
       const uint64_t end = bucketStarts_[b + 1];
       for (uint64_t m = bucketStarts_[b]; m < end; ++m) {
-        if (prefetchBytes != 0 && m + kAhead < end) {
+        if (prefetchBytes != 0 && m + kAhead < end && moves_[m + kAhead].destination != kNoMove) {
           PrefetchForWrite(output + moves_[m + kAhead].destination * write.elementSize,
                            prefetchBytes);
         }
-        write(output, moves_[m].destination, updates, moves_[m].source);
+        if (moves_[m].destination != kNoMove) {
+          write(output, moves_[m].destination, updates, moves_[m].source);
+        }
       }
     }
     write.Fence();
