@@ -48,7 +48,10 @@ Status CheckBindings(const plan::Plan& plan, const TensorBindings& bindings, Bou
     const plan::TensorView& view = plan.tensor(b.role);
     const char* name = TensorRoleName(b.role);
     if (!view.present) continue;
-    if (b.address == 0) return Status(StatusCode::InvalidArgument, std::string(op) + ": " + name + " is bound to a null pointer");
+    // A buffer of 0 bytes (an empty tensor's) may be a null pointer; nothing reads it.
+    if (b.address == 0 && !(b.size == 0 && view.totalSizeInBytes == 0)) {
+      return Status(StatusCode::InvalidArgument, std::string(op) + ": " + name + " is bound to a null pointer");
+    }
     if (b.size < view.totalSizeInBytes) {
       return Status(StatusCode::InvalidArgument,
                     std::string(op) + ": " + name + " is bound to " + std::to_string(b.size) +

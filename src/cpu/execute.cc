@@ -13,6 +13,24 @@
 namespace gs {
 namespace {
 
+// A checked gather validates in the pass that uses the indices (a failed one may leave its
+// output view partly written: semantics.md); only when that pass met a bad index does a
+// second one name the first in row-major order, the same whatever the tiles' order. An empty
+// output reads no index, so its indices are validated on their own.
+Status GatherChecked(const plan::Plan& plan, const cpu::BoundBuffers& bound,
+                     const cpu::Parallel& parallel, bool checked) {
+  if (plan.kernel.unitCount == 0) cpu::NoteImplementationRun(plan.cpu.implementation);  // nothing to walk
+  const bool allInBounds = plan.kernel.unitCount > 0 &&
+                           cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel);
+  if (!checked || allInBounds) return Status::Ok();
+  const Status status = cpu::ValidateIndices(plan, bound.indices, parallel);
+  if (!status.ok() || plan.kernel.unitCount == 0) return status;
+  return Status(StatusCode::InvalidArgument,
+                std::string(OperatorTypeName(plan.op)) +
+                    ": an IndicesTensor element was out of bounds when the gather read it but "
+                    "not when read again: the indices changed during the call");
+}
+
 Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
                const CpuExecuteOptions& options) {
   const char* op = OperatorTypeName(plan.op);
@@ -30,16 +48,7 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
 
   const cpu::Parallel parallel(options);
   const bool checked = options.Checking == IndexChecking::Checked;
-  if (!plan.isScatter) {
-    // Validation cannot ride along with the gather: nothing may be written before the last
-    // index is known good (semantics.md).
-    if (checked) {
-      status = cpu::ValidateIndices(plan, bound.indices, parallel);
-      if (!status.ok()) return status;
-    }
-    cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel);
-    return Status::Ok();
-  }
+  if (!plan.isScatter) return GatherChecked(plan, bound, parallel, checked);
   // The schedule allocates and reads before anything is written; when it has read every index
   // (bucketed), that read is the validation, and a second pass runs only to name a bad one.
   const cpu::ScatterSchedule schedule(plan, bound.indices, parallel);

@@ -1,6 +1,7 @@
 // Gathers: the implementations of plan::CpuImplementation, keyed by element size and index
 // type; the plan chose one (plan/cpu_choice.cc), RunGather runs it.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <new>
 #include <vector>
@@ -16,19 +17,22 @@ namespace {
 // Element units of any other walk (tuples, strided views): offsets of a chunk of units first,
 // each prefetched, then the loads, so that many random reads are in flight at once.
 template <typename Element, typename IndexT>
-void GatherElementChunks(const plan::KernelConstants& k, const uint8_t* input,
+bool GatherElementChunks(const plan::KernelConstants& k, const uint8_t* input,
                          const uint8_t* indices, uint8_t* output, uint64_t begin, uint64_t end) {
   constexpr uint64_t kChunk = 128;
   constexpr uint64_t kOutOfBounds = ~uint64_t{0};
   uint64_t sources[kChunk], destinations[kChunk];
+  bool allInBounds = true;
   UnitCursor cursor(k, begin);
   for (uint64_t first = begin; first < end; first += kChunk) {
     const uint64_t count = std::min(kChunk, end - first);
     for (uint64_t u = 0; u < count; ++u, cursor.Next()) {
       uint64_t source;
       destinations[u] = cursor.iter();
-      sources[u] = IndexedOffset<IndexT>(k, indices, cursor, &source) ? source : kOutOfBounds;
-      if (sources[u] != kOutOfBounds) __builtin_prefetch(input + source * sizeof(Element), 0, 3);
+      const bool inBounds = IndexedOffset<IndexT>(k, indices, cursor, &source);
+      allInBounds &= inBounds;
+      sources[u] = inBounds ? source : kOutOfBounds;
+      if (inBounds) __builtin_prefetch(input + source * sizeof(Element), 0, 3);
     }
     for (uint64_t u = 0; u < count; ++u) {
       Element value{};
@@ -36,18 +40,21 @@ void GatherElementChunks(const plan::KernelConstants& k, const uint8_t* input,
       std::memcpy(output + destinations[u] * sizeof(Element), &value, sizeof(Element));
     }
   }
+  return allInBounds;
 }
 
 template <typename Element, typename IndexT>
-void GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uint8_t* indices,
+bool GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uint8_t* indices,
                  uint8_t* output, uint64_t begin, uint64_t end) {
   constexpr uint64_t size = sizeof(Element);
   const uint64_t blockBytes = k.blockElements * size;
+  bool allInBounds = true;
   UnitCursor cursor(k, begin);
   for (uint64_t unit = begin; unit < end; ++unit, cursor.Next()) {
     uint8_t* destination = output + cursor.iter() * size;
     uint64_t source;
     const bool inBounds = IndexedOffset<IndexT>(k, indices, cursor, &source);
+    allInBounds &= inBounds;
     if (k.blockElements == 1) {
       Element value{};
       if (inBounds) std::memcpy(&value, input + source * size, size);
@@ -58,7 +65,20 @@ void GatherUnits(const plan::KernelConstants& k, const uint8_t* input, const uin
       std::memset(destination, 0, blockBytes);
     }
   }
+  return allInBounds;
 }
+
+// Whether any task of a call met an out-of-bounds index (each task notes it once).
+class OutOfBoundsFlag {
+ public:
+  void Note(bool allInBounds) {
+    if (!allInBounds) seen_.store(true, std::memory_order_relaxed);
+  }
+  bool seen() const { return seen_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<bool> seen_{false};
+};
 
 // The rows a packed strip reads: its scratch copy, or the input in place.
 struct StripRows {
@@ -68,7 +88,7 @@ struct StripRows {
 
 // Rows of the last walked dim through the kernel set's row kernel, in strips of columns when
 // the plan packed them.
-void GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                        uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
   const plan::RowGeometry& rows = plan.cpu.rows;
@@ -84,7 +104,9 @@ void GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
   const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
   const bool prefetch = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024;
   // Task t covers strip (t % strips) of rows [rows * (t / strips) / slices, ...).
+  OutOfBoundsFlag outOfBounds;
   parallel.For(tiling.tasks(), tiling.grain, [&](uint64_t first, uint64_t last) {
+    bool allInBounds = true;
     for (uint64_t t = first; t < last; ++t) {
       const uint64_t column = (t % tiling.strips) * rows.stripWidth;
       const uint64_t slice = t / tiling.strips;
@@ -97,8 +119,8 @@ void GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
           const uint64_t data = cursor.data(), index = cursor.index(), iter = cursor.iter();
           cursor.Next();
           if (prefetch && r + 1 < rowEnd) PrefetchRow(input + cursor.data() * e, rowReadBytes);
-          row(input + (data + column * step) * e, step, stride, bound,
-              indices + (index + column) * x, output + (iter + column) * e, width);
+          allInBounds &= row(input + (data + column * step) * e, step, stride, bound,
+                             indices + (index + column) * x, output + (iter + column) * e, width);
         }
         if (stream) kernels.streamFence();
         continue;
@@ -116,19 +138,22 @@ void GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
           PrefetchForWrite(output + (ahead.iter() + column) * e, width * e);
           ahead.Next();
         }
-        row(source.rows, source.step, source.stride, bound, indices + (cursor.index() + column) * x,
-            output + (cursor.iter() + column) * e, width);
+        allInBounds &= row(source.rows, source.step, source.stride, bound,
+                           indices + (cursor.index() + column) * x,
+                           output + (cursor.iter() + column) * e, width);
       }
       if (stream) kernels.streamFence();
     }
+    outOfBounds.Note(allInBounds);
   });
+  return !outOfBounds.seen();
 }
 
 // One block per unit, in chunks of about 16 KiB of blocks: the next chunk's sources are
 // resolved and prefetched while this chunk is copied, so random rows have many misses in
 // flight and each index is read once.
 template <typename IndexT>
-void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                   uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
   const uint64_t e = plan.elementSize;
@@ -139,16 +164,20 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
   constexpr uint64_t kOutOfBounds = ~uint64_t{0};
   const uint64_t chunk = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunk);
   const uint64_t prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
+  OutOfBoundsFlag outOfBounds;
   parallel.For(k.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
     uint64_t sources[2][kMaxChunk], destinations[2][kMaxChunk];
+    bool allInBounds = true;
     UnitCursor cursor(k, begin);
     // Resolves the next `count` units into slot `s`, prefetching their sources.
     auto resolve = [&](uint64_t s, uint64_t count) {
       for (uint64_t u = 0; u < count; ++u, cursor.Next()) {
         uint64_t source;
         destinations[s][u] = cursor.iter();
-        sources[s][u] = IndexedOffset<IndexT>(k, indices, cursor, &source) ? source : kOutOfBounds;
-        if (sources[s][u] == kOutOfBounds) continue;
+        const bool inBounds = IndexedOffset<IndexT>(k, indices, cursor, &source);
+        allInBounds &= inBounds;
+        sources[s][u] = inBounds ? source : kOutOfBounds;
+        if (!inBounds) continue;
         const uint8_t* p = input + source * e;
         for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 3);
       }
@@ -170,13 +199,15 @@ void GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
       }
     }
     if (stream) kernels.streamFence();
+    outOfBounds.Note(allInBounds);
   });
+  return !outOfBounds.seen();
 }
 
 // GatherND element gathers whose tuples are contiguous along the last walked dim, as is the
 // output: rows of tuples through the kernel set's tuple kernel, rows cut into pieces of a
 // task's work so that one long row still spreads over the threads.
-void GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                      uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
   const plan::RowGeometry& rows = plan.cpu.rows;
@@ -187,35 +218,39 @@ void GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
   const uint64_t pieces = (rows.rowLength + pieceUnits - 1) / pieceUnits;
   const GatherTupleRowFn row =
       ActiveKernels().gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  OutOfBoundsFlag outOfBounds;
   parallel.For(rows.rowCount * pieces, 1, [&](uint64_t first, uint64_t last) {
+    bool allInBounds = true;
     for (uint64_t t = first; t < last; ++t) {
       const uint64_t column = (t % pieces) * pieceUnits;
       const UnitCursor cursor(outer, t / pieces);
-      row(input + cursor.data() * e, k.indexedSizes, k.indexedStrides, k.tupleSize,
+      allInBounds &= row(input + cursor.data() * e, k.indexedSizes, k.indexedStrides, k.tupleSize,
           indices + (cursor.index() + column * k.tupleSize) * x,
           output + (cursor.iter() + column) * e, std::min(pieceUnits, rows.rowLength - column));
     }
+    outOfBounds.Note(allInBounds);
   });
+  return !outOfBounds.seen();
 }
 
 // The generic walks: element units in chunks, other units one by one.
-void GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+bool GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                     uint8_t* output, const Parallel& parallel) {
   const plan::KernelConstants& k = plan.kernel;
   const bool elements = plan.cpu.implementation == plan::CpuImplementation::GatherElementUnits;
+  OutOfBoundsFlag outOfBounds;
   WithElementSize(plan.elementSize, [&](auto element) {
     WithIndexType(plan.indexType, [&](auto index) {
       using Element = decltype(element);
       using IndexT = decltype(index);
       parallel.For(k.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
-        if (elements) {
-          GatherElementChunks<Element, IndexT>(k, input, indices, output, begin, end);
-        } else {
-          GatherUnits<Element, IndexT>(k, input, indices, output, begin, end);
-        }
+        outOfBounds.Note(elements
+                             ? GatherElementChunks<Element, IndexT>(k, input, indices, output, begin, end)
+                             : GatherUnits<Element, IndexT>(k, input, indices, output, begin, end));
       });
     });
   });
+  return !outOfBounds.seen();
 }
 
 }  // namespace
@@ -232,24 +267,20 @@ uint8_t* StripScratch(uint64_t bytes) {
   return scratch.data();
 }
 
-void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+bool RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                uint8_t* output, const Parallel& parallel) {
   NoteImplementationRun(plan.cpu.implementation);
   switch (plan.cpu.implementation) {
     case plan::CpuImplementation::GatherElementRows:
-      GatherElementRows(plan, input, indices, output, parallel);
-      return;
+      return GatherElementRows(plan, input, indices, output, parallel);
     case plan::CpuImplementation::GatherTupleRows:
-      GatherTupleRows(plan, input, indices, output, parallel);
-      return;
+      return GatherTupleRows(plan, input, indices, output, parallel);
     case plan::CpuImplementation::GatherBlocks:
-      WithIndexType(plan.indexType, [&](auto index) {
-        GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);
+      return WithIndexType(plan.indexType, [&](auto index) {
+        return GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);
       });
-      return;
     default:
-      GatherAnyUnits(plan, input, indices, output, parallel);
-      return;
+      return GatherAnyUnits(plan, input, indices, output, parallel);
   }
 }
 

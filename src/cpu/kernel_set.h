@@ -28,13 +28,15 @@ bool ForceKernelSet(KernelSet set);
 //   gather:  out[j] = data[j * dataStep + p * indexedStride], or zero when indices[j] is out of
 //            [-bound, bound) (signed) / [0, bound) (unsigned); p is indices[j] resolved.
 //            data[0] must be readable (it is read, and dropped, for an out-of-bounds index).
+//            Returns whether every index of the row was in bounds.
 //   scatter: data[j * dataStep + p * indexedStride] = updates[j] for in-bounds j, in order of j.
-using GatherRowFn = void (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
+using GatherRowFn = bool (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                              uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n);
 // Contiguous rows of index tuples: out[j] = data[sum of p_c * strides[c]] over the tupleSize
 // components p_c of tuple j (indices[j * tupleSize + c], bounded by bounds[c]), or zero when
-// any component is out of bounds. data[0] must be readable.
-using GatherTupleRowFn = void (*)(const uint8_t* data, const uint64_t* bounds,
+// any component is out of bounds. data[0] must be readable. Returns whether every tuple was
+// in bounds.
+using GatherTupleRowFn = bool (*)(const uint8_t* data, const uint64_t* bounds,
                                   const uint64_t* strides, uint64_t tupleSize,
                                   const uint8_t* indices, uint8_t* out, uint64_t n);
 using ScatterRowFn = void (*)(uint8_t* data, uint64_t dataStep, uint64_t indexedStride,

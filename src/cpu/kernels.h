@@ -9,7 +9,8 @@
 namespace gs::cpu {
 
 // Gathers (all four): out[unit] = in[indexed offset], zeros where an index is out of bounds.
-void RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
+// Returns whether every index the walk read was in bounds.
+bool RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                uint8_t* output, const Parallel& parallel);
 
 // Copies the Input view into the Output view (a scatter's first step when not in place).

@@ -81,7 +81,7 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
 
   const uint64_t buckets = static_cast<uint64_t>(threads) * 4;
   const uint64_t extent = plan.tensor(plan::TensorRole::Output).extentElements;
-  const uint64_t bucketWidth = (extent + buckets - 1) / buckets;
+  const uint64_t bucketWidth = std::max<uint64_t>(1, (extent + buckets - 1) / buckets);
   const uint64_t chunkUnits = std::max<uint64_t>(plan.cpu.taskUnits,
                                                  (k.unitCount + 4 * threads - 1) / (4 * threads));
   const uint64_t chunks = (k.unitCount + chunkUnits - 1) / chunkUnits;

@@ -52,13 +52,6 @@ Status ReadTensor(const Rules& rules, TensorRole role, const TensorDesc* desc, T
     return rules.Fail(name + ".DataType " + std::to_string(static_cast<uint32_t>(desc->DataType)) +
                       " is not one of the 11 data types of the spec");
   }
-  for (uint32_t d = 0; d < desc->DimensionCount; ++d) {
-    if (desc->Sizes[d] == 0) {
-      return rules.Fail(name + ".Sizes[" + std::to_string(d) + "] is 0 in " +
-                        FormatDims(desc->Sizes, desc->DimensionCount) +
-                        "; every size must be at least 1");
-    }
-  }
   view->present = true;
   view->dataType = desc->DataType;
   view->dimensionCount = desc->DimensionCount;
@@ -134,11 +127,13 @@ Status CompileElements(const Rules& rules, const OperatorArgs& args, Plan* plan,
     return rules.Fail("Axis is " + std::to_string(args.axis) + "; it must be in [0, " +
                       std::to_string(rank) + ") (the DimensionCount)");
   }
+  // Smaller indices address the input's leading corner, as in ONNX and PyTorch.
   for (uint32_t d = 0; d < rank; ++d) {
-    if (d != args.axis && indices.sizes[d] != input.sizes[d]) {
+    if (d != args.axis && indices.sizes[d] > input.sizes[d]) {
       return rules.Fail("IndicesTensor.Sizes is " + Dims(indices) + " but InputTensor.Sizes is " +
-                        Dims(input) + "; they must match on every dimension but Axis " +
-                        std::to_string(args.axis));
+                        Dims(input) + "; on every dimension but Axis " + std::to_string(args.axis) +
+                        " an indices size must be at most the input size (dimension " +
+                        std::to_string(d) + ")");
     }
   }
   const TensorView& walked = plan->isScatter ? plan->tensor(TensorRole::Updates) : output;

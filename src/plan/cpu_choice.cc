@@ -147,8 +147,16 @@ const char* CpuImplementationName(CpuImplementation implementation) {
 }
 
 CpuChoice ChooseCpuImplementation(const Plan& plan) {
+  // An empty indexed tensor (every index out of bounds) or an empty walk: the generic walks,
+  // which touch the indexed tensor only through an index in bounds.
+  const TensorView& indexed = plan.tensor(plan.isScatter ? TensorRole::Output : TensorRole::Input);
+  const bool generic = indexed.elementCount == 0 || plan.kernel.unitCount == 0;
   for (const Entry& entry : kImplementations) {
     CpuChoice choice;
+    if (generic && entry.implementation != CpuImplementation::GatherUnits &&
+        entry.implementation != CpuImplementation::ScatterUnits) {
+      continue;
+    }
     if (!entry.applicable(plan, &choice)) continue;
     choice.implementation = entry.implementation;
     if (plan.isScatter) {

@@ -49,6 +49,18 @@ uint64_t Product(const uint64_t* sizes, uint64_t rank) {
 KernelConstants NormalizeWalk(const WalkDim* dims, uint32_t rank, const TupleComponent* tuple,
                               uint32_t tupleSize, uint64_t tupleStride) {
   KernelConstants k = {};
+  k.tupleSize = tupleSize;
+  for (uint32_t c = 0; c < tupleSize; ++c) {
+    k.indexedSizes[c] = tuple[c].size;
+    k.indexedStrides[c] = tuple[c].stride;
+  }
+  // An empty walk has no units (rank 0 with unitCount 0, unlike a single unit of rank 0).
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (dims[d].size == 0) {
+      k.blockElements = 1;
+      return k;
+    }
+  }
   uint64_t strides[3][kMaxRank] = {};
   for (uint32_t d = 0; d < rank; ++d) {
     k.sizes[d] = dims[d].size;
@@ -70,17 +82,13 @@ KernelConstants NormalizeWalk(const WalkDim* dims, uint32_t rank, const TupleCom
   std::copy(strides[1], strides[1] + k.rank, k.dataStrides);
   std::copy(strides[2], strides[2] + k.rank, k.indexStrides);
   k.unitCount = Product(k.sizes, k.rank);
-  k.tupleSize = tupleSize;
   k.tupleStride = tupleSize > 1 ? tupleStride : 0;
-  for (uint32_t c = 0; c < tupleSize; ++c) {
-    k.indexedSizes[c] = tuple[c].size;
-    k.indexedStrides[c] = tuple[c].stride;
-  }
   return k;
 }
 
 CopyConstants NormalizeCopy(const TensorView& source, const TensorView& destination) {
   CopyConstants c = {};
+  if (source.elementCount == 0) return c;  // nothing to copy: unitCount 0
   uint64_t strides[2][kMaxRank] = {};
   for (uint32_t d = 0; d < source.dimensionCount; ++d) {
     c.sizes[d] = source.sizes[d];
@@ -103,6 +111,8 @@ CopyConstants NormalizeCopy(const TensorView& source, const TensorView& destinat
 IndexValidation NormalizeValidation(const TensorView& indices, const TupleComponent* tuple,
                                     uint32_t tupleSize) {
   IndexValidation v = {};
+  v.tupleSize = 1;
+  if (indices.elementCount == 0) return v;  // nothing to validate (also every q = 0 tuple)
   uint64_t strides[1][kMaxRank] = {};
   for (uint32_t d = 0; d < indices.dimensionCount; ++d) {
     v.sizes[d] = indices.sizes[d];

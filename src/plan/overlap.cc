@@ -9,6 +9,7 @@
 namespace gs::plan {
 
 bool ViewIsOverlapFree(const TensorView& view) {
+  if (view.elementCount == 0) return true;
   // Sufficient test: sorted by stride, each dim steps past everything the smaller ones reach.
   struct Dim {
     uint64_t size, stride;

@@ -36,9 +36,16 @@ inline void ExplicitStrides(const TensorDesc& desc, uint64_t* strides) {
   }
 }
 
-// Elements the view reaches: 1 + sum((size - 1) * stride). False on 64-bit overflow.
+// Elements the view reaches: 1 + sum((size - 1) * stride), 0 for an empty view. False on
+// 64-bit overflow.
 inline bool ViewExtentElements(const uint32_t* sizes, const uint64_t* strides, uint32_t count,
                                uint64_t* extent) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (sizes[i] == 0) {
+      *extent = 0;
+      return true;
+    }
+  }
   uint64_t last = 0;
   for (uint32_t i = 0; i < count; ++i) {
     uint64_t reach = 0;

@@ -188,17 +188,43 @@ TEST(Runner, ExpectedErrors) {
   EXPECT_EQ(noError.reason, "expected an error, but compile and execute succeeded");
 }
 
-TEST(Runner, AFailingCallMustLeaveTheOutputAlone) {
-  const Outcome outcome = RunOnFake(
+json InPlaceCase();
+
+// A gather that fails at execution may have written its output view, never the bytes
+// between its strided elements (semantics.md).
+TEST(Runner, AFailingGatherMayWriteOnlyItsOutputView) {
+  const Outcome inView = RunOnFake(
       [](const TensorBindings& bindings) {
         OutputFloats(bindings)[0] = 3;
         return Status(StatusCode::InvalidArgument, "IndicesTensor: bad");
       },
       ExpectErrorCase());
+  EXPECT_EQ(inView.verdict, Verdict::Pass) << inView.reason;
+  const Outcome outside = RunOnFake(
+      [](const TensorBindings& bindings) {
+        OutputFloats(bindings)[1] = 3;
+        return Status(StatusCode::InvalidArgument, "IndicesTensor: bad");
+      },
+      ExpectErrorCase());
+  EXPECT_EQ(outside.verdict, Verdict::Fail);
+  EXPECT_EQ(outside.reason,
+            "the failing call changed the output: OutputTensor buffer element 1, outside the "
+            "view, changed: was 0x41100000, now 0x40400000");
+}
+
+// A failing scatter leaves its output alone, every byte of it.
+TEST(Runner, AFailingScatterMustLeaveTheOutputAlone) {
+  json c = InPlaceCase();
+  c["expect"] = "error";
+  c["tensors"]["OutputTensor"].erase("expected");
+  const Outcome outcome = RunOnFake(
+      [](const TensorBindings& bindings) {
+        static_cast<int16_t*>(bindings.OutputTensor.Data)[2] = 5;
+        return Status(StatusCode::InvalidArgument, "IndicesTensor: bad");
+      },
+      c);
   EXPECT_EQ(outcome.verdict, Verdict::Fail);
-  EXPECT_EQ(outcome.reason,
-            "the failing call changed the output: buffer element 0 was 0x41100000, now "
-            "0x40400000");
+  EXPECT_EQ(outcome.reason, "the failing call changed the output: buffer element 2 was 0x0002, now 0x0005");
 }
 
 TEST(Runner, ModeReachesTheBackend) {

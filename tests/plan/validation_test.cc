@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "desc_builder.h"
+#include "plan/plan.h"
 
 namespace gs::test {
 namespace {
@@ -97,10 +98,25 @@ TEST(Validation, UnknownDataType) {
   EXPECT_INVALID(f.Compile(), "OutputTensor.DataType 42", "11 data types");
 }
 
-TEST(Validation, ZeroSize) {
+// A size of 0 makes an empty tensor (ONNX, PyTorch): the shape rules hold as for any other.
+TEST(Validation, ZeroSizeIsAnEmptyTensorUnderTheSameShapeRules) {
   ElementsFixture f;
   f.indices.sizes[0] = 0;
-  EXPECT_INVALID(f.Compile(), "IndicesTensor.Sizes[0] is 0", "at least 1");
+  f.indices.desc.TotalTensorSizeInBytes = 0;
+  EXPECT_INVALID(f.Compile(), "OutputTensor.Sizes is {3,2}", "must be {0,2}");
+  f.output.sizes[0] = 0;
+  f.output.desc.TotalTensorSizeInBytes = 0;
+  const Status s = f.Compile();
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
+TEST(Validation, EmptyInputAlongTheAxisCompiles) {
+  ElementsFixture f;
+  f.input.sizes[1] = 0;
+  f.input.desc.TotalTensorSizeInBytes = 0;
+  const Status s = f.Compile();  // every index is then out of bounds: an execution error
+  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(MinimumTensorSizeInBytes(f.input.desc), 0u);
 }
 
 TEST(Validation, ElementCountOverflows) {
@@ -163,12 +179,52 @@ TEST(Validation, AxisOutOfRange) {
   EXPECT_INVALID(f.Compile(), "Axis is 4294967295", "[0, 2)");
 }
 
-TEST(Validation, ElementsIndicesSizesDifferOffAxis) {
+TEST(Validation, ElementsIndicesLargerOffAxis) {
   ElementsFixture f;
-  f.indices.sizes[0] = 2;
-  f.indices.desc.TotalTensorSizeInBytes = 16;
-  EXPECT_INVALID(f.Compile(), "IndicesTensor.Sizes is {2,2}", "InputTensor.Sizes is {3,4}",
-                 "every dimension but Axis 1");
+  f.indices.sizes[0] = 4;
+  f.indices.desc.TotalTensorSizeInBytes = 32;
+  f.output.sizes[0] = 4;
+  f.output.desc.TotalTensorSizeInBytes = 32;
+  EXPECT_INVALID(f.Compile(), "IndicesTensor.Sizes is {4,2}", "InputTensor.Sizes is {3,4}",
+                 "every dimension but Axis 1", "at most the input size (dimension 0)");
+}
+
+// Smaller off the axis addresses the input's leading corner (ONNX, PyTorch); along the axis
+// any count of indices is allowed.
+TEST(Validation, ElementsIndicesSmallerOffAxisOrLargerOnItCompile) {
+  ElementsFixture f;
+  f.indices.sizes = {2, 9};
+  f.indices.desc.TotalTensorSizeInBytes = 72;
+  f.output.sizes = {2, 9};
+  f.output.desc.TotalTensorSizeInBytes = 72;
+  const Status s = f.Compile();
+  EXPECT_TRUE(s.ok()) << s.message();
+}
+
+// q = 0: empty tuples, each selecting the whole trailing block; with batch dims too.
+TEST(Validation, EmptyTuplesCompileWithAndWithoutBatchDims) {
+  Tensor input(DataType::Float32, {1, 3, 4});
+  Tensor indices(DataType::Int64, {1, 5, 0});
+  Tensor output(DataType::Float32, {5, 3, 4});
+  Tensor badOutput(DataType::Float32, {2, 5, 4});
+  GatherNdOperatorDesc nd{&input.desc, &indices.desc, &output.desc, 2, 2};
+  CompiledOperator op;
+  Status s = Compile(OperatorType::GatherNd, &nd, &op);
+  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(op.plan()->kernel.tupleSize, 0u);
+  EXPECT_EQ(op.plan()->kernel.unitCount * op.plan()->kernel.blockElements, 60u);
+  // With DimensionCount 3 there is no room for 1 batch, 1 index and 2 trailing dims.
+  GatherNd1OperatorDesc cramped{&input.desc, &indices.desc, &output.desc, 3, 3, 1};
+  EXPECT_INVALID(Compile(OperatorType::GatherNd1, &cramped, &op), "needs 4 dimensions");
+  Tensor input4(DataType::Float32, {1, 2, 3, 4});
+  Tensor indices4(DataType::Int64, {1, 2, 5, 0});
+  Tensor output4(DataType::Float32, {2, 5, 3, 4});
+  GatherNd1OperatorDesc batched{&input4.desc, &indices4.desc, &output4.desc, 3, 3, 1};
+  s = Compile(OperatorType::GatherNd1, &batched, &op);
+  EXPECT_TRUE(s.ok()) << s.message();
+  EXPECT_EQ(op.plan()->kernel.tupleSize, 0u);
+  GatherNd1OperatorDesc wrong{&input4.desc, &indices4.desc, &badOutput.desc, 3, 3, 1};
+  EXPECT_INVALID(Compile(OperatorType::GatherNd1, &wrong, &op), "DimensionCount");
 }
 
 TEST(Validation, GatherElementsOutputSizes) {

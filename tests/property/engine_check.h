@@ -21,6 +21,11 @@ struct ReferenceResult {
 ReferenceResult RunReferenceOn(const RandomCase& c);
 
 // "" on success, else the status and the case.
+// True when every element of the buffer that the tensor's view does not cover still holds
+// its bytes from `before` (a failed gather may have written its view, nothing else).
+bool OutsideViewUnchanged(const gs_reference::OwnedTensor& tensor, const uint8_t* now,
+                          const std::vector<uint8_t>& before);
+
 std::string CompileCase(const RandomCase& c, gs::CompiledOperator* compiled);
 
 // Runs a compiled operator on bound host buffers: another engine than the CPU one (the

@@ -142,6 +142,38 @@ TEST(Property, CheckedBadIndicesFailCleanly) { Sweep(CaseKind::CheckedBad, 264 *
 TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
 TEST(Property, LargeShapesOnEveryThreadCount) { Sweep(CaseKind::Large, 200, true); }
+// Empty tensors, smaller elements indices and empty tuples, for every operator, element type
+// and index type (the seeds' low digits), with bad indices mixed in: against the reference.
+TEST(Property, OnnxShapes) { Sweep(CaseKind::Onnx, 264 * 16, true); }
+
+// The generator draws each of those shapes often enough for the sweep above to mean something.
+TEST(Generator, DrawsEmptyTensorsSmallerIndicesAndEmptyTuples) {
+  uint64_t empty_output = 0, empty_input = 0, smaller = 0, empty_tuple = 0, total = 264 * 16;
+  for (uint64_t seed = 0; seed < total; ++seed) {
+    const RandomCase c = GenerateCase(CaseKind::Onnx, seed);
+    const auto& op = c.op;
+    const auto empty = [](const gs_reference::OwnedTensor& t) {
+      for (uint32_t s : t.sizes) if (s == 0) return true;
+      return false;
+    };
+    empty_output += empty(op.IsScatter() ? op.updates : op.output);
+    empty_input += empty(op.input);
+    const bool elements = op.type == gs::OperatorType::GatherElements ||
+                          op.type == gs::OperatorType::ScatterElements;
+    for (size_t d = 0; elements && d < op.input.sizes.size(); ++d) {
+      if (d != op.axis && op.indices.sizes[d] < op.input.sizes[d]) {
+        ++smaller;
+        break;
+      }
+    }
+    empty_tuple += op.input_dims > 0 && op.indices.sizes.back() == 0;
+  }
+  EXPECT_GE(empty_output, total / 20);
+  EXPECT_GE(empty_input, total / 20);
+  EXPECT_GE(smaller, total / 20);
+  EXPECT_GE(empty_tuple, total / 20);
+}
+
 // The kinds made for one implementation must reach it in a good share of their cases (the
 // rest are shapes next to it: unpacked rows, strided tuples).
 TEST(Property, StripWalksOnEveryThreadCount) {

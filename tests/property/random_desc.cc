@@ -155,7 +155,8 @@ Shapes TupleShapes(Rng& rng, bool batched) {
 // Output = {In[0..Axis), last k of Indices, In(Axis..]}: n = rank - 1 + k dims. With k >= 2
 // the first k - 1 must be Input's leading ones (the only thing that may be cropped), so Axis
 // >= k - 1 and Input[0..k-1) = 1; with fewer dims the output gets leading ones.
-Shapes GatherShapes(Rng& rng, uint32_t rank, uint64_t budget, bool large) {
+// Empty tensors (onnx): one dim of the input (not a cropped leading one) or of the indices is 0.
+Shapes GatherShapes(Rng& rng, uint32_t rank, uint64_t budget, bool large, bool onnx = false) {
   Shapes s;
   const uint32_t k = static_cast<uint32_t>(rng.Range(0, rank - 1));
   s.index_dimensions = k;
@@ -163,6 +164,13 @@ Shapes GatherShapes(Rng& rng, uint32_t rank, uint64_t budget, bool large) {
   s.input = RandomDims(rng, rank, budget, large);
   for (uint32_t i = 0; i + 1 < k; ++i) s.input[i] = 1;
   s.indices = PadTo(RandomDims(rng, k, budget, large), rank);
+  if (onnx && rng.Chance(50)) {
+    if (k > 0 && rng.Chance(50)) {
+      s.indices[rank - 1 - rng.Range(0, k - 1)] = 0;
+    } else {
+      s.input[rng.Range(k >= 2 ? k - 1 : 0, rank - 1)] = 0;
+    }
+  }
   std::vector<uint32_t> concat(s.input.begin(), s.input.begin() + s.axis);
   concat.insert(concat.end(), s.indices.end() - k, s.indices.end());
   concat.insert(concat.end(), s.input.begin() + s.axis + 1, s.input.end());
@@ -175,21 +183,30 @@ Shapes GatherShapes(Rng& rng, uint32_t rank, uint64_t budget, bool large) {
 // Tuple size q, batch count B: 1 <= q, B <= IndicesDimensionCount - 1, B + q <=
 // InputDimensionCount; the output (updates) has B batch dims, the indices dims without the
 // tuple dim, the trailing input dims, and must fit in rank.
+// onnx: q may be 0 (empty tuples, each selecting the whole trailing block), and one input or
+// index dim may be 0 (an empty tensor).
 Shapes NdShapes(Rng& rng, uint32_t rank, uint64_t budget, bool large, bool batched,
-                bool scatter) {
+                bool scatter, bool onnx = false) {
   Shapes s;
   uint32_t idc, xdc, b, q;
   for (;;) {
     idc = static_cast<uint32_t>(rng.Range(1, rank));
     xdc = static_cast<uint32_t>(rng.Range(1, rank));
     b = batched ? static_cast<uint32_t>(rng.Range(0, std::min(xdc, idc) - 1)) : 0;
-    q = static_cast<uint32_t>(rng.Range(1, idc - b));
+    q = static_cast<uint32_t>(rng.Range(onnx && rng.Chance(50) ? 0 : 1, idc - b));
     if (xdc - 1 + idc - b - q <= rank) break;
   }
   s.input_dims = idc, s.indices_dims = xdc, s.batch_dims = b;
-  const std::vector<uint32_t> in = RandomDims(rng, idc, budget, large);
+  std::vector<uint32_t> in = RandomDims(rng, idc, budget, large);
+  std::vector<uint32_t> index_dims = RandomDims(rng, xdc - 1 - b, budget, large);
+  if (onnx && rng.Chance(30)) {
+    if (!index_dims.empty() && rng.Chance(50)) {
+      index_dims[rng.Range(0, index_dims.size() - 1)] = 0;
+    } else {
+      in[rng.Range(0, idc - 1)] = 0;
+    }
+  }
   const std::vector<uint32_t> batch(in.begin(), in.begin() + b);
-  const std::vector<uint32_t> index_dims = RandomDims(rng, xdc - 1 - b, budget, large);
   const std::vector<uint32_t> trailing(in.begin() + b + q, in.end());
   s.input = PadTo(in, rank);
   s.indices = PadTo(Concat({batch, index_dims, {q}}), rank);
@@ -201,6 +218,38 @@ Shapes NdShapes(Rng& rng, uint32_t rank, uint64_t budget, bool large, bool batch
     s.output = moving;
   }
   s.indexed_dim.assign(in.begin() + b, in.begin() + b + q);
+  return s;
+}
+
+// What ONNX and PyTorch accept beyond DirectML (semantics.md): GATHER_ELEMENTS and
+// SCATTER_ELEMENTS indices smaller than the input off the axis, q = 0, empty tensors.
+Shapes OnnxShapes(Rng& rng, OperatorType type, uint32_t rank, uint64_t budget) {
+  const bool scatter = type == OperatorType::ScatterElements || type == OperatorType::ScatterNd;
+  switch (type) {
+    case OperatorType::Gather: return GatherShapes(rng, rank, budget, false, true);
+    case OperatorType::GatherNd: return NdShapes(rng, rank, budget, false, false, false, true);
+    case OperatorType::GatherNd1: return NdShapes(rng, rank, budget, false, true, false, true);
+    case OperatorType::ScatterNd: return NdShapes(rng, rank, budget, false, false, true, true);
+    default: break;
+  }
+  Shapes s = ElementsShapes(rng, rank, budget, false, scatter);
+  for (uint32_t d = 0; d < rank; ++d) {
+    if (d != s.axis && rng.Chance(50)) s.indices[d] = static_cast<uint32_t>(rng.Range(1, s.input[d]));
+  }
+  if (rng.Chance(30)) {
+    if (rng.Chance(50)) {
+      s.indices[rng.Range(0, rank - 1)] = 0;
+    } else {
+      s.input[s.axis] = 0;  // every index out of bounds
+      s.indexed_dim = {0};
+    }
+  }
+  if (scatter) {
+    s.output = s.input;
+    s.updates = s.indices;
+  } else {
+    s.output = s.indices;
+  }
   return s;
 }
 
@@ -343,8 +392,8 @@ int64_t BadIndexValue(Rng& rng, DataType type, uint64_t dim) {
       if (is_signed) return wide ? std::numeric_limits<int64_t>::min() : INT32_MIN;
       return wide ? std::numeric_limits<int64_t>::min() /* 2^63 */ : 0x80000000ll;
     case 4:  // truncates to a valid 32-bit value: catches 64-bit indices read as 32-bit
-      return wide ? (int64_t{1} << 32) + static_cast<int64_t>(rng.Range(0, dim - 1))
-                  : static_cast<int64_t>(dim);
+      return wide && dim > 0 ? (int64_t{1} << 32) + static_cast<int64_t>(rng.Range(0, dim - 1))
+                             : static_cast<int64_t>(dim);
     default:
       return is_signed ? (wide ? std::numeric_limits<int64_t>::max() : INT32_MAX)
                        : (wide ? -2 : 0xfffffffell);
@@ -386,7 +435,7 @@ void PlantBadIndices(Rng& rng, const OwnedTensor& t, const Shapes& shapes, uint6
   const gs::TensorDesc desc = t.Desc();
   const uint64_t total = gs_reference::ElementCount(desc);
   const bool nd = shapes.input_dims > 0;
-  for (uint64_t i = 0; i < count; ++i) {
+  for (uint64_t i = 0; i < count && total > 0; ++i) {
     const uint64_t flat = rng.Range(0, total - 1);
     const uint64_t dim = shapes.indexed_dim[nd ? flat % shapes.indexed_dim.size() : 0];
     StoreIndex(t.type, bytes->data() + ElementOffset(desc, flat) * ElementSize(t.type),
@@ -410,6 +459,7 @@ const char* CaseKindName(CaseKind kind) {
     case CaseKind::Large: return "large";
     case CaseKind::Strips: return "strips";
     case CaseKind::TupleRows: return "tuple_rows";
+    case CaseKind::Onnx: return "onnx";
   }
   return "?";
 }
@@ -417,7 +467,7 @@ const char* CaseKindName(CaseKind kind) {
 bool ParseCaseKind(const std::string& name, CaseKind* kind) {
   for (CaseKind k : {CaseKind::Basic, CaseKind::Reduction, CaseKind::CheckedBad,
                      CaseKind::Unchecked, CaseKind::InPlace, CaseKind::Large,
-                     CaseKind::Strips, CaseKind::TupleRows}) {
+                     CaseKind::Strips, CaseKind::TupleRows, CaseKind::Onnx}) {
     if (name == CaseKindName(k)) {
       *kind = k;
       return true;
@@ -459,7 +509,8 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
   // kind wants.
   // A tenth of the small cases are medium-sized, to cross the engine's tile boundaries.
   const bool medium = !large && rng.Chance(10);
-  const uint64_t min_moving = large ? 100000 : medium ? 4096 : rng.Chance(80) ? 8 : 1;
+  const bool onnx = kind == CaseKind::Onnx;
+  const uint64_t min_moving = onnx ? 0 : large ? 100000 : medium ? 4096 : rng.Chance(80) ? 8 : 1;
   const uint64_t max_moving = large ? 400000 : medium ? 40000 : 2048;
   Shapes shapes;
   while (strips) {
@@ -470,7 +521,7 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
   while (!strips && !tuples) {
     const uint32_t rank = static_cast<uint32_t>(large ? rng.Range(1, 5) : rng.Range(1, 8));
     const uint64_t budget = large ? 400000 : medium ? rng.Range(512, 20000) : rng.Range(8, 512);
-    shapes = RandomShapes(rng, type, rank, budget, large);
+    shapes = onnx ? OnnxShapes(rng, type, rank, budget) : RandomShapes(rng, type, rank, budget, large);
     const uint64_t moving = MovingCount(shapes, scatter);
     if (moving >= min_moving && moving <= max_moving && Product(shapes.input) <= 1000000) break;
   }
@@ -496,7 +547,7 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
     bad = Bad::Checked;
   } else if (kind == CaseKind::Unchecked) {
     bad = Bad::Unchecked;
-  } else if (kind == CaseKind::InPlace || kind == CaseKind::Large || strips || tuples) {
+  } else if (kind == CaseKind::InPlace || kind == CaseKind::Large || strips || tuples || onnx) {
     const uint64_t r = rng.Range(0, 99);
     bad = r < 20 ? Bad::Checked : r < 45 ? Bad::Unchecked : Bad::None;
   }

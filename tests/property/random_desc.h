@@ -22,6 +22,8 @@ enum class CaseKind {
                // axis 1): the CPU engine's column-strip walks
   TupleRows,   // GatherND/GatherND1 element gathers (full-rank tuples) with rows of tuples of
                // every length: the CPU engine's tuple-row kernels
+  Onnx,        // what ONNX and PyTorch accept beyond DirectML: empty tensors, elements indices
+               // smaller than the input, empty tuples (q = 0); with bad indices mixed in
 };
 
 const char* CaseKindName(CaseKind kind);

@@ -548,6 +548,7 @@ bool IsSignedIndexType(DataType type) {
 
 uint64_t ViewSpanInElements(const TensorDesc& desc) {
   const View view = MakeView(desc);
+  if (view.Count() == 0) return 0;  // an empty tensor reaches no element
   uint64_t span = 1;
   for (uint32_t i = 0; i < view.rank; ++i) span += (view.sizes[i] - 1) * view.strides[i];
   return span;

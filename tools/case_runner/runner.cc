@@ -119,6 +119,21 @@ Outcome CheckErrorMessage(const Case& c, const Status& status) {
   return Pass();
 }
 
+// The first buffer element not `covered` by the output view that differs from `initial`, or "".
+std::string FirstChangeOutside(const std::vector<bool>& covered, const uint8_t* buffer,
+                               const std::vector<uint8_t>& initial, uint32_t elementSize) {
+  for (uint64_t e = 0; e < covered.size(); ++e) {
+    if (covered[e]) continue;
+    const uint8_t* now = buffer + e * elementSize;
+    if (std::memcmp(now, &initial[e * elementSize], elementSize) != 0) {
+      return "OutputTensor buffer element " + std::to_string(e) + ", outside the view, changed: was " +
+             FormatBits(&initial[e * elementSize], elementSize) + ", now " +
+             FormatBits(now, elementSize);
+    }
+  }
+  return "";
+}
+
 // Reads the output view back: every logical element must hold its expected bits, and every
 // byte of the buffer outside the view what it held before the call.
 Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer,
@@ -157,17 +172,24 @@ Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer,
     return Fail(firstMismatch + " (" + std::to_string(mismatches) + " of " + std::to_string(index) +
                 " elements differ)");
   }
-  for (uint64_t e = 0; e < bufferElements; ++e) {
-    if (covered[e]) continue;
-    const uint8_t* now = buffer + e * elementSize;
-    if (std::memcmp(now, &initial[e * elementSize], elementSize) != 0) {
-      return Fail("OutputTensor buffer element " + std::to_string(e) +
-                  ", outside the view, changed: was " +
-                  FormatBits(&initial[e * elementSize], elementSize) + ", now " +
-                  FormatBits(now, elementSize));
-    }
-  }
-  return Pass();
+  const std::string change = FirstChangeOutside(covered, buffer, initial, elementSize);
+  return change.empty() ? Pass() : Fail(change);
+}
+
+// A gather that fails at execution may have written its output view (semantics.md): the
+// first change of a buffer element outside the view, or "".
+std::string FirstChangeOutsideView(const TensorSpec& spec, const uint8_t* buffer,
+                                   const std::vector<uint8_t>& initial) {
+  const uint32_t elementSize = spec.ElementSize();
+  const std::vector<uint64_t> strides =
+      spec.strides ? std::vector<uint64_t>(spec.strides->begin(), spec.strides->end())
+                   : PackedStrides(spec.sizes);
+  std::vector<bool> covered(initial.size() / elementSize, false);
+  ForEachElementOffset(spec.sizes, strides, [&](uint64_t offset) {
+    if (offset < covered.size()) covered[offset] = true;
+    return offset < covered.size();
+  });
+  return FirstChangeOutside(covered, buffer, initial, elementSize);
 }
 
 using BoundTensors = std::array<BoundTensor, kRoleCount>;
@@ -211,14 +233,17 @@ std::string AllocateOutput(BoundTensor* output) {
   return {};
 }
 
+// A buffer of 0 bytes (an empty tensor's) is bound as a null pointer, as the format says.
+uint8_t* DataOf(GuardedBuffer& buffer) { return buffer.size() == 0 ? nullptr : buffer.data(); }
+
 TensorBindings Bind(const BoundTensors& tensors, const BoundTensor& target) {
   TensorBindings bindings;
   BufferBinding* inputs[] = {&bindings.InputTensor, &bindings.IndicesTensor,
                              &bindings.UpdatesTensor};
   for (int r = 0; r < 3; ++r) {
-    if (tensors[r].buffer) *inputs[r] = {tensors[r].buffer->data(), tensors[r].buffer->size()};
+    if (tensors[r].buffer) *inputs[r] = {DataOf(*tensors[r].buffer), tensors[r].buffer->size()};
   }
-  bindings.OutputTensor = {target.buffer->data(), target.buffer->size()};
+  bindings.OutputTensor = {DataOf(*target.buffer), target.buffer->size()};
   return bindings;
 }
 
@@ -286,7 +311,8 @@ Outcome Run(const Case& c, Backend& backend) {
   if (!status.ok()) {
     if (!c.expectError) return Fail("execute failed: " + Describe(status));
     const std::string change =
-        FirstChange(target.buffer->data(), target.initial, target.spec->ElementSize());
+        IsScatter(c.op) ? FirstChange(target.buffer->data(), target.initial, target.spec->ElementSize())
+                        : FirstChangeOutsideView(*target.spec, target.buffer->data(), target.initial);
     if (!change.empty()) return Fail("the failing call changed the output: " + change);
     return CheckErrorMessage(c, status);
   }

@@ -29,14 +29,16 @@ namespace {
 // are replaced by zero), then one vector store, non-temporal when kStream. `source(j, &offset)`
 // sets the element that output j reads and says whether its index is in bounds. Measured on
 // rows of 4096 float32 with int64 indices against one store per element: 1.4-1.9x faster
-// (perf/README.md).
+// (perf/README.md). Returns whether every index was in bounds (checked mode's validation).
 template <class Arch, size_t N, bool kStream, class Source>
-void GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) {
+bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) {
   using W = Word<N>;
   constexpr uint64_t kBlock = 64 / N;
+  bool allInBounds = true;
   const auto element = [&](uint64_t j) -> W {
     uint64_t offset;
     const bool ok = source(j, &offset);
+    allInBounds &= ok;
     W value;
     std::memcpy(&value, data + (ok ? offset : 0) * N, N);
     return ok ? value : W{0};
@@ -76,6 +78,7 @@ void GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) 
     const W value = element(j);
     std::memcpy(out + j * N, &value, N);
   }
+  return allInBounds;
 }
 
 #if defined(__AVX512F__)
@@ -114,7 +117,7 @@ inline __m512i Offsets16(const IndexT* idx, uint64_t j, uint64_t bound, uint64_t
 // 16 elements of a row of 4-byte elements: one masked vector gather (zero where out of
 // bounds) and one store, non-temporal when kStream and aligned.
 template <typename IndexT, bool kStream>
-inline void GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
+inline bool GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                           uint64_t bound, const IndexT* idx, uint64_t j, uint8_t* out) {
   __mmask16 ok;
   const __m512i offsets = Offsets16(idx, j, bound, dataStep, indexedStride, &ok);
@@ -124,6 +127,7 @@ inline void GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t index
   } else {
     _mm512_storeu_si512(out + j * 4, values);
   }
+  return ok == 0xffff;
 }
 inline constexpr uint64_t kVectorLanes4 = 16;
 #elif defined(__AVX2__)
@@ -170,7 +174,7 @@ inline __m256i Offsets8(const IndexT* idx, uint64_t j, uint64_t bound, uint64_t 
 }
 
 template <typename IndexT, bool kStream>
-inline void GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
+inline bool GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                           uint64_t bound, const IndexT* idx, uint64_t j, uint8_t* out) {
   __m256i ok;
   const __m256i offsets = Offsets8(idx, j, bound, dataStep, indexedStride, &ok);
@@ -181,6 +185,7 @@ inline void GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t index
   } else {
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * 4), values);
   }
+  return _mm256_movemask_epi8(ok) == -1;
 }
 inline constexpr uint64_t kVectorLanes4 = 8;
 #endif
@@ -193,27 +198,30 @@ inline constexpr uint64_t kVectorLanes4 = 8;
 // elements, which have no gather, loading one by one from the vector's offsets was slower
 // than the block kernel.
 template <typename IndexT, bool kStream>
-void GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
+bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                       uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n) {
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+  bool allInBounds = true;
   uint64_t j = 0;
   for (; j + kVectorLanes4 <= n; j += kVectorLanes4) {
-    GatherVector4<IndexT, kStream>(data, dataStep, indexedStride, bound, idx, j, out);
+    allInBounds &= GatherVector4<IndexT, kStream>(data, dataStep, indexedStride, bound, idx, j, out);
   }
   for (; j < n; ++j) {
     bool ok;
     const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
+    allInBounds &= ok;
     uint32_t value = 0;
     if (ok) std::memcpy(&value, data + (j * dataStep + p * indexedStride) * 4, 4);
     std::memcpy(out + j * 4, &value, 4);
   }
+  return allInBounds;
 }
 #endif
 
 // The two layouts the plan makes most, without multiplies: every output element of the row
 // reads one data row (last axis: step 0, stride 1), and packed strips (step 1).
 template <class Arch, size_t N, typename IndexT, bool kStream>
-void GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
+bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                const uint8_t* indices, uint8_t* out, uint64_t n) {
 #if defined(__AVX512F__) || defined(__AVX2__)
   // Offsets below 2^31: lane offsets are 32-bit, and the gather's are signed.
@@ -221,8 +229,7 @@ void GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     if (dataStep <= 1 && n < (uint64_t{1} << 30) && bound <= (uint64_t{1} << 30) &&
         indexedStride < (uint64_t{1} << 31) &&
         (bound - 1) * indexedStride + n * dataStep < (uint64_t{1} << 31)) {
-      GatherRow4Vector<IndexT, kStream>(data, dataStep, indexedStride, bound, indices, out, n);
-      return;
+      return GatherRow4Vector<IndexT, kStream>(data, dataStep, indexedStride, bound, indices, out, n);
     }
   }
 #endif
@@ -236,24 +243,24 @@ void GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     };
   };
   if (dataStep == 0 && indexedStride == 1) {
-    GatherBlocks<Arch, N, kStream>(data, out, n, from([](uint64_t, uint64_t p) { return p; }));
-  } else if (dataStep == 1) {
-    GatherBlocks<Arch, N, kStream>(
-        data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }));
-  } else {
-    GatherBlocks<Arch, N, kStream>(
-        data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }));
+    return GatherBlocks<Arch, N, kStream>(data, out, n, from([](uint64_t, uint64_t p) { return p; }));
   }
+  if (dataStep == 1) {
+    return GatherBlocks<Arch, N, kStream>(
+        data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }));
+  }
+  return GatherBlocks<Arch, N, kStream>(
+      data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }));
 }
 
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
 // p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
 // of bounds; through GatherBlocks.
 template <class Arch, size_t N, typename IndexT>
-void GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+bool GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  GatherBlocks<Arch, N, false>(data, out, n, [&](uint64_t j, uint64_t* to) {
+  return GatherBlocks<Arch, N, false>(data, out, n, [&](uint64_t j, uint64_t* to) {
     uint64_t offset = 0;
     bool all = true;
     for (uint64_t c = 0; c < tupleSize; ++c) {
@@ -272,7 +279,7 @@ void GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64
 // bounds-checked at once, then one masked gather with 32-bit offsets (the caller checked that
 // every offset fits in 31 bits).
 template <class Arch, typename IndexT>
-void GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+bool GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                         const uint8_t* indices, uint8_t* out, uint64_t n) {
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
   const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
@@ -295,24 +302,27 @@ void GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint6
     if constexpr (std::is_signed_v<IndexT>) p = _mm512_mask_add_epi64(p, _mm512_movepi64_mask(p), p, bound);
     return p;
   };
+  bool allInBounds = true;
   uint64_t j = 0;
   for (; j + 8 <= n; j += 8) {
     const __m512i a = load8(idx + 2 * j), b = load8(idx + 2 * j + 8);
     const __m512i p0 = resolve(_mm512_permutex2var_epi64(a, even, b), bound0);
     const __m512i p1 = resolve(_mm512_permutex2var_epi64(a, odd, b), bound1);
     const __mmask8 ok = _mm512_cmplt_epu64_mask(p0, bound0) & _mm512_cmplt_epu64_mask(p1, bound1);
+    allInBounds &= ok == 0xff;
     const __m512i offset = _mm512_add_epi64(_mm512_mullo_epi64(p0, stride0), _mm512_mullo_epi64(p1, stride1));
     const __m256i values =
         _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), ok, _mm512_cvtepi64_epi32(offset), data, 4);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * 4), values);
   }
-  GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * j * sizeof(IndexT),
-                                     out + j * 4, n - j);
+  return GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * j * sizeof(IndexT),
+                                            out + j * 4, n - j) &&
+         allInBounds;
 }
 #endif
 
 template <class Arch, size_t N, typename IndexT>
-void GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                     uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
 #if defined(__AVX512F__)
   if constexpr (N == 4) {
@@ -321,12 +331,11 @@ void GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t*
                       strides[0] < (uint64_t{1} << 31) && strides[1] < (uint64_t{1} << 31) &&
                       (bounds[0] - 1) * strides[0] + (bounds[1] - 1) * strides[1] < (uint64_t{1} << 31);
     if (tupleSize == 2 && fits) {
-      GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n);
-      return;
+      return GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n);
     }
   }
 #endif
-  GatherTupleBlocks<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
+  return GatherTupleBlocks<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
 }
 
 template <size_t N, typename IndexT>
