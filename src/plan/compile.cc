@@ -404,10 +404,18 @@ Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   }
   if (!s.ok()) return s;
 
-  if (!ViewIsOverlapFree(output)) {
+  const Overlap overlap = FindSelfOverlap(output);
+  if (overlap == Overlap::Found) {
     return rules.Fail("OutputTensor.Strides " + FormatDims(output.strides, output.dimensionCount) +
                       " with Sizes " + Dims(output) +
                       " make two elements share bytes; an output view must not overlap itself");
+  }
+  if (overlap == Overlap::Unproven) {
+    return rules.Fail("OutputTensor.Strides " + FormatDims(output.strides, output.dimensionCount) +
+                      " with Sizes " + Dims(output) + " could not be proven free of overlap within " +
+                      std::to_string(kOverlapSearchSteps) +
+                      " search steps; an output view must not overlap itself (use strides that "
+                      "nest: each larger than the reach of the smaller ones)");
   }
 
   plan->kernel = NormalizeWalk(walk.dims, walk.rank, walk.tuple, walk.tupleSize, walk.tupleStride);

@@ -7,39 +7,69 @@
 #include "plan/odometer.h"
 
 namespace gs::plan {
+namespace {
 
-bool ViewIsOverlapFree(const TensorView& view) {
-  if (view.elementCount == 0) return true;
-  // Sufficient test: sorted by stride, each dim steps past everything the smaller ones reach.
-  struct Dim {
-    uint64_t size, stride;
-  };
-  Dim dims[kMaxRank];
-  uint32_t count = 0;
-  for (uint32_t d = 0; d < view.dimensionCount; ++d) {
-    if (view.sizes[d] > 1) dims[count++] = {view.sizes[d], view.strides[d]};
+struct Dim {
+  uint64_t size, stride;
+};
+
+// Depth-first search over z, largest strides first: z_d in (-size_d, size_d), the first
+// nonzero one positive (z and -z are the same pair of elements), pruned by what the smaller
+// dims can still reach; the last dim is solved by division.
+class OverlapSearch {
+ public:
+  OverlapSearch(const Dim* dims, uint32_t count, uint64_t maxSteps)
+      : dims_(dims), count_(count), maxSteps_(maxSteps) {
+    reach_[count] = 0;
+    for (uint32_t d = count; d-- > 0;) {
+      reach_[d] = reach_[d + 1] + static_cast<__int128>(dims[d].size - 1) * dims[d].stride;
+    }
   }
-  for (uint32_t i = 1; i < count; ++i) {  // insertion sort: at most 8 dims
-    for (uint32_t j = i; j > 0 && dims[j].stride < dims[j - 1].stride; --j) std::swap(dims[j], dims[j - 1]);
+
+  Overlap Run() { return Search(0, 0, false); }
+
+ private:
+  Overlap Search(uint32_t d, __int128 partial, bool nonzero) {
+    if (++steps_ > maxSteps_) return Overlap::Unproven;
+    const __int128 stride = dims_[d].stride;
+    const __int128 limit = dims_[d].size - 1;
+    if (d + 1 == count_) {
+      if (partial % stride != 0) return Overlap::None;
+      const __int128 z = -partial / stride;
+      const bool allowed = nonzero ? (z >= -limit && z <= limit) : (z > 0 && z <= limit);
+      return allowed ? Overlap::Found : Overlap::None;
+    }
+    // partial + z * stride must stay within what the dims after d can cancel.
+    const __int128 rest = reach_[d + 1];
+    __int128 low = nonzero ? -limit : 0, high = limit;
+    low = std::max(low, Ceil(-rest - partial, stride));
+    high = std::min(high, Floor(rest - partial, stride));
+    Overlap result = Overlap::None;
+    for (__int128 z = low; z <= high && result != Overlap::Found; ++z) {
+      const Overlap here = Search(d + 1, partial + z * stride, nonzero || z != 0);
+      if (here == Overlap::Unproven) return here;
+      result = here;
+    }
+    return result;
   }
-  uint64_t reach = 0;  // highest offset reached by the dims so far
-  bool disjoint = true;
-  for (uint32_t i = 0; i < count && disjoint; ++i) {
-    disjoint = dims[i].stride > reach;
-    reach += (dims[i].size - 1) * dims[i].stride;  // <= extent, cannot overflow
-  }
-  if (disjoint) return true;
-  for (uint32_t i = 0; i < count; ++i) {
-    if (dims[i].stride == 0) return false;
-  }
-  // Interleaved strides can still be disjoint: decide exactly, by marking every offset in a
-  // bitmap of the extent, or by sorting the offsets of a view with few elements and a large
-  // extent. A view too large for both is rejected as unprovable.
+
+  static __int128 Floor(__int128 a, __int128 b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+  static __int128 Ceil(__int128 a, __int128 b) { return -Floor(-a, b); }
+
+  const Dim* dims_;
+  uint32_t count_;
+  uint64_t maxSteps_;
+  __int128 reach_[kMaxRank + 1];
+  uint64_t steps_ = 0;
+};
+
+// Exact for views whose offsets can be listed and sorted (up to 2^20 elements) or marked in
+// a bitmap (an extent up to 2^26 elements); Unproven beyond both.
+Overlap ListOffsets(const TensorView& view) {
   constexpr uint64_t kBitmapExtentLimit = uint64_t{1} << 26;
   constexpr uint64_t kSortElementLimit = uint64_t{1} << 20;
-  if (view.elementCount > view.extentElements) return false;  // pigeonhole: two must share
   const bool useBitmap = view.extentElements <= kBitmapExtentLimit;
-  if (!useBitmap && view.elementCount > kSortElementLimit) return false;
+  if (!useBitmap && view.elementCount > kSortElementLimit) return Overlap::Unproven;
   std::vector<bool> seen(useBitmap ? view.extentElements : 0, false);
   std::vector<uint64_t> offsets;
   if (!useBitmap) offsets.reserve(view.elementCount);
@@ -52,15 +82,42 @@ bool ViewIsOverlapFree(const TensorView& view) {
   element.Seek(0);
   for (uint64_t n = 0; n < view.elementCount; ++n, element.Next()) {
     const uint64_t offset = element.offsets[0];
-    if (useBitmap) {
-      if (seen[offset]) return false;
-      seen[offset] = true;
-    } else {
+    if (!useBitmap) {
       offsets.push_back(offset);
+    } else if (seen[offset]) {
+      return Overlap::Found;
+    } else {
+      seen[offset] = true;
     }
   }
   std::sort(offsets.begin(), offsets.end());
-  return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end();
+  return std::adjacent_find(offsets.begin(), offsets.end()) == offsets.end() ? Overlap::None
+                                                                             : Overlap::Found;
+}
+
+}  // namespace
+
+Overlap FindSelfOverlap(const TensorView& view, uint64_t maxSteps) {
+  if (view.elementCount == 0) return Overlap::None;
+  Dim dims[kMaxRank];
+  uint32_t count = 0;
+  for (uint32_t d = 0; d < view.dimensionCount; ++d) {
+    if (view.sizes[d] > 1) dims[count++] = {view.sizes[d], view.strides[d]};
+  }
+  std::sort(dims, dims + count, [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
+  // Quick sufficient test: sorted by stride, each dim steps past everything the smaller reach.
+  uint64_t reach = 0;
+  bool disjoint = true;
+  for (uint32_t i = 0; i < count && disjoint; ++i) {
+    disjoint = dims[i].stride > reach;
+    reach += (dims[i].size - 1) * dims[i].stride;  // <= extent, cannot overflow
+  }
+  if (disjoint) return Overlap::None;
+  if (dims[0].stride == 0) return Overlap::Found;  // a broadcast dim of size > 1
+  if (view.elementCount > view.extentElements) return Overlap::Found;  // pigeonhole
+  std::reverse(dims, dims + count);  // largest strides first: the search prunes best so
+  const Overlap searched = OverlapSearch(dims, count, maxSteps).Run();
+  return searched == Overlap::Unproven ? ListOffsets(view) : searched;
 }
 
 }  // namespace gs::plan

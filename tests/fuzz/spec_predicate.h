@@ -8,7 +8,10 @@
 namespace gs_fuzz {
 
 // True when every rule of the spec holds for `desc` (pointers, counts, types, sizes, byte
-// sizes, the operator's shape rules, an output view that does not overlap itself).
-bool SpecAcceptsDesc(const gs::OperatorDesc& desc);
+// sizes, the operator's shape rules, an output view that does not overlap itself). Whether
+// an output view with interleaved strides, too many elements to list and too large an extent
+// to mark, overlaps itself is not decided here: *decided is then false (the library may say
+// either, having searched or having given up).
+bool SpecAcceptsDesc(const gs::OperatorDesc& desc, bool* decided = nullptr);
 
 }  // namespace gs_fuzz

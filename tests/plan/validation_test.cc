@@ -4,9 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "desc_builder.h"
+#include "plan/overlap.h"
 #include "plan/plan.h"
 
 namespace gs::test {
@@ -415,6 +417,42 @@ TEST(Validation, OutputInterleavedStridesWithLargeExtent) {
   f.output.desc.TotalTensorSizeInBytes = MinimumTensorSizeInBytes(f.output.desc);
   EXPECT_INVALID(f.Compile(), "OutputTensor.Strides {67108864,134217728}",
                  "make two elements share bytes");
+}
+
+// Interleaved strides whose extent is far too large to mark: decided exactly by the search
+// for a bounded solution of sum(z_d * stride_d) == 0 (the views of issue 15, item 7).
+TEST(Validation, OutputInterleavedStridesDecidedExactly) {
+  for (const auto& [sizes, strides] :
+       {std::pair<std::vector<uint32_t>, std::vector<uint32_t>>{{32768, 64}, {32769, 32768}},
+        {{8192, 8192}, {8191, 8192}}}) {
+    Tensor input(DataType::Float32, {1, 1});
+    Tensor indices(DataType::Int32, sizes);
+    Tensor output(DataType::Float32, sizes, strides);
+    Tensor in(DataType::Float32, {sizes[0], 1});
+    GatherElementsOperatorDesc d{&in.desc, &indices.desc, &output.desc, 1};
+    CompiledOperator op;
+    const Status s = Compile(OperatorType::GatherElements, &d, &op);
+    EXPECT_TRUE(s.ok()) << s.message();
+  }
+  // With sizes of 32769 and 32770, 32768 * 32769 == 32769 * 32768 puts two on one offset.
+  Tensor indices(DataType::Int32, {32769, 32770});
+  Tensor output(DataType::Float32, {32769, 32770}, {32769, 32768});
+  Tensor in(DataType::Float32, {32769, 1});
+  GatherElementsOperatorDesc d{&in.desc, &indices.desc, &output.desc, 1};
+  CompiledOperator op;
+  EXPECT_INVALID(Compile(OperatorType::GatherElements, &d, &op), "make two elements share bytes");
+}
+
+TEST(Validation, OverlapSearchSaysWhenItCouldNotDecide) {
+  Tensor indices(DataType::Int32, {32768, 64});
+  Tensor output(DataType::Float32, {32768, 64}, {32769, 32768});
+  Tensor in(DataType::Float32, {32768, 1});
+  GatherElementsOperatorDesc d{&in.desc, &indices.desc, &output.desc, 1};
+  CompiledOperator op;
+  ASSERT_TRUE(Compile(OperatorType::GatherElements, &d, &op).ok());
+  const plan::TensorView& view = op.plan()->tensor(plan::TensorRole::Output);
+  EXPECT_EQ(plan::FindSelfOverlap(view), plan::Overlap::None);
+  EXPECT_EQ(plan::FindSelfOverlap(view, 10), plan::Overlap::Unproven);
 }
 
 // --- execution-time rules -------------------------------------------------------------
