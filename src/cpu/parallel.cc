@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 
@@ -22,10 +23,34 @@ tbb::task_arena* ArenaForThreadCount(int threads) {
   return arena.get();
 }
 
+// oneTBB's one-time start-up (its NUMA topology) is not retried when an allocation fails in
+// it: every later call that reaches it spins forever. So the start-up runs once, here, under
+// this guard; if it failed, the call reports OutOfMemory and every later call runs on its
+// caller's thread instead of hanging.
+bool TbbStarted() {
+  enum : int { kNotYet, kStarted, kFailed };
+  static std::atomic<int> state{kNotYet};
+  static std::mutex mutex;
+  const int seen = state.load(std::memory_order_acquire);
+  if (seen != kNotYet) return seen == kStarted;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (state.load(std::memory_order_relaxed) == kNotYet) {
+    try {
+      (void)tbb::info::default_concurrency();
+      (void)tbb::this_task_arena::max_concurrency();
+      state.store(kStarted, std::memory_order_release);
+    } catch (...) {
+      state.store(kFailed, std::memory_order_release);
+      throw;
+    }
+  }
+  return state.load(std::memory_order_relaxed) == kStarted;
+}
+
 }  // namespace
 
 Parallel::Parallel(const CpuExecuteOptions& options) {
-  if (options.ThreadCount == 1) {
+  if (options.ThreadCount == 1 || !TbbStarted()) {
     concurrency_ = 1;
   } else if (options.Arena != nullptr) {
     arena_ = options.Arena;
