@@ -1,5 +1,6 @@
 #include "case_file.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -312,8 +313,36 @@ bool HasAttribute(OperatorType op, Attribute attribute) {
   return false;
 }
 
+// The deepest nesting of arrays and objects in the text (strings skipped). The case format
+// nests a few levels; a file nested thousands deep would exhaust the stack of any recursive
+// walk of the parsed value, so it is refused before parsing.
+size_t NestingDepth(const std::string& text) {
+  size_t depth = 0, deepest = 0;
+  bool inString = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char ch = text[i];
+    if (inString) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') inString = false;
+    } else if (ch == '"') {
+      inString = true;
+    } else if (ch == '[' || ch == '{') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((ch == ']' || ch == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
 CaseFile ParseCaseFile(const std::string& text, const std::string& sourceName) {
   CaseFile file;
+  constexpr size_t kMaxNesting = 64;
+  if (const size_t depth = NestingDepth(text); depth > kMaxNesting) {
+    file.error = "arrays and objects nested " + std::to_string(depth) + " deep; the case format needs at most " +
+                 std::to_string(kMaxNesting);
+    return file;
+  }
   json root;
   std::string duplicate;
   try {
