@@ -54,7 +54,7 @@ Status ValidateIndices(const plan::Plan& plan, const uint8_t* indices, const Par
     std::atomic<uint64_t> firstBad{kNone};
     constexpr uint64_t kGrain = 1 << 16;
     // Indices contiguous in row-major order (the usual case): the kernel set's vector check.
-    const bool contiguous = v.rank == 0 || (v.rank == 1 && v.strides[0] == 1);
+    const bool contiguous = plan.cpu.indicesContiguous;
     const FirstBadFn check = ActiveKernels().firstBad[IndexKind(plan.indexType)];
     parallel.For(v.elementCount, kGrain, [&](uint64_t begin, uint64_t end) {
       if (begin > firstBad.load(std::memory_order_relaxed)) return;  // an earlier one is known

@@ -140,13 +140,8 @@ constexpr Entry kImplementations[kCpuImplementationCount] = {
 
 std::atomic<uint64_t> forcedStreamingThreshold{0};
 
-}  // namespace
-
-const char* CpuImplementationName(CpuImplementation implementation) {
-  return kImplementations[static_cast<uint32_t>(implementation)].name;
-}
-
-CpuChoice ChooseCpuImplementation(const Plan& plan) {
+// The first implementation of the list that applies, with its geometry.
+CpuChoice ChooseWalk(const Plan& plan) {
   // An empty indexed tensor (every index out of bounds) or an empty walk: the generic walks,
   // which touch the indexed tensor only through an index in bounds.
   const TensorView& indexed = plan.tensor(plan.isScatter ? TensorRole::Output : TensorRole::Input);
@@ -172,6 +167,19 @@ CpuChoice ChooseCpuImplementation(const Plan& plan) {
     return choice;
   }
   return CpuChoice();  // unreachable: the generic walks apply to every gather and scatter
+}
+
+}  // namespace
+
+const char* CpuImplementationName(CpuImplementation implementation) {
+  return kImplementations[static_cast<uint32_t>(implementation)].name;
+}
+
+CpuChoice ChooseCpuImplementation(const Plan& plan) {
+  CpuChoice chosen = ChooseWalk(plan);
+  const IndexValidation& v = plan.validation;
+  chosen.indicesContiguous = v.rank == 0 || (v.rank == 1 && v.strides[0] == 1);
+  return chosen;
 }
 
 uint64_t LastLevelCacheBytes() {

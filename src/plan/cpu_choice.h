@@ -42,6 +42,7 @@ struct CpuChoice {
   RowGeometry rows;           // the row and strip implementations
   bool streamOutput = false;  // whole-line output stores bypass the cache (call > LLC)
   bool streamCopy = false;    // scatters: the Input -> Output copy bypasses the cache
+  bool indicesContiguous = false;  // validation: Indices in row-major order, one vector scan
   uint64_t taskUnits = 1;     // units per task so that a task moves kTaskBytes
 };
 
