@@ -10,14 +10,14 @@
 #include <thread>
 #include <vector>
 
-#include "cpu/bindings.h"  // the binding contract (sizes, alignment, overlap, in place) is shared
-#include "d3d12/bad_index.h"
 #include "d3d12/d3d12_api.h"
 #include "d3d12/pipelines.h"
 #include "d3d12/platform.h"
 #include "d3d12/resources.h"
 #include "gs/d3d12.h"
 #include "hlsl/gpu_constants.h"
+#include "plan/bad_index.h"
+#include "plan/call_checks.h"
 #include "plan/gpu_dispatch.h"
 #include "plan/plan.h"
 
@@ -253,7 +253,7 @@ Status D3D12Recording::Result() const {
     std::memcpy(words, mapped, sizeof words);
     run.statusReadback->Unmap(0, nullptr);
     if (run.checked && words[0] != GS_NO_BAD_INDEX) {
-      return d3d12::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+      return plan::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
     }
     if (words[3] != 0) {
       return Status(StatusCode::Unsupported,
@@ -434,57 +434,17 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
   list->CopyBufferRegion(run.statusReadback.get(), 0, run.status.get(), 0, kStatusBytes);
 }
 
-// The caller's D3D12 bindings against the plan: present, large enough, aligned, and no
-// output overlapping an input except a scatter in place.
+// The caller's D3D12 buffers as the plan's bound tensors; the rules are the CPU engine's.
 Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTensor* tensors, bool* inPlace) {
-  const std::string op = OperatorTypeName(plan.op);
   const D3D12Buffer* all[] = {&b.InputTensor, &b.IndicesTensor, &b.UpdatesTensor, &b.OutputTensor};
+  plan::BoundTensor bound[plan::kTensorRoleCount];
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) bound[r] = {all[r]->Resource, all[r]->Offset, all[r]->SizeInBytes};
+  Status status = plan::CheckBoundTensors(plan, plan::BindingSpace::D3D12Resources, bound, inPlace);
+  if (!status.ok()) return status;
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
-    const plan::TensorView& view = plan.tensors[r];
-    const std::string name = plan::TensorRoleName(static_cast<plan::TensorRole>(r));
-    if (!view.present) continue;
-    if (all[r]->Resource == nullptr) return Status(StatusCode::InvalidArgument, op + ": " + name + " has no resource");
-    if (all[r]->SizeInBytes < view.totalSizeInBytes) {
-      return Status(StatusCode::InvalidArgument,
-                    op + ": " + name + " is bound to " + std::to_string(all[r]->SizeInBytes) +
-                        " bytes but its TotalTensorSizeInBytes is " + std::to_string(view.totalSizeInBytes) +
-                        "; the bound buffer must be at least that large");
-    }
-    const uint32_t elementSize = ElementSizeInBytes(view.dataType);
-    if (all[r]->Offset % elementSize != 0) {  // views count whole elements
-      return Status(StatusCode::InvalidArgument, op + ": " + name + " starts at offset " +
-                                                     std::to_string(all[r]->Offset) + ", not a multiple of its " +
-                                                     std::to_string(elementSize) + "-byte elements");
-    }
-    tensors[r] = {all[r]->Resource, all[r]->Offset, view.totalSizeInBytes};
-  }
-  *inPlace = false;
-  const plan::TensorView& outputView = plan.tensor(plan::TensorRole::Output);
-  for (uint32_t r = 0; r < 3; ++r) {
-    const plan::TensorView& view = plan.tensors[r];
-    if (!view.present || all[r]->Resource != b.OutputTensor.Resource) continue;
-    const bool overlap = all[r]->Offset < b.OutputTensor.Offset + outputView.totalSizeInBytes &&
-                         b.OutputTensor.Offset < all[r]->Offset + view.totalSizeInBytes;
-    if (!overlap) continue;
-    bool sameView = all[r]->Offset == b.OutputTensor.Offset;
-    for (uint32_t d = 0; d < view.dimensionCount && sameView; ++d) {
-      sameView = view.sizes[d] <= 1 || view.strides[d] == outputView.strides[d];
-    }
-    if (plan.isScatter && r == static_cast<uint32_t>(plan::TensorRole::Input) && sameView) {
-      *inPlace = true;
-      continue;
-    }
-    return Status(StatusCode::InvalidArgument,
-                  op + ": OutputTensor overlaps " + plan::TensorRoleName(static_cast<plan::TensorRole>(r)) +
-                      " in the same resource; an output must not overlap an input (a scatter runs in "
-                      "place only with OutputTensor at InputTensor's offset with the same view)");
+    if (plan.tensors[r].present) tensors[r] = {all[r]->Resource, all[r]->Offset, plan.tensors[r].totalSizeInBytes};
   }
   return Status::Ok();
-}
-
-Status CheckMode(const plan::Plan& plan, IndexChecking checking) {
-  if (checking == IndexChecking::Checked || checking == IndexChecking::Unchecked) return Status::Ok();
-  return Status(StatusCode::InvalidArgument, std::string(OperatorTypeName(plan.op)) + ": IndexChecking is not a known mode");
 }
 
 Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12GraphicsCommandList* list,
@@ -495,7 +455,7 @@ Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12Gr
                   "D3D12Engine::Record: needs a compiled operator (CompileOperator succeeded) and a command list");
   }
   const plan::Plan& plan = *op.plan();
-  Status status = CheckMode(plan, checking);
+  Status status = plan::CheckIndexChecking(plan, checking, "IndexChecking");
   if (!status.ok()) return status;
   status = CheckDeviceNotRemoved(engine.device.get(), std::string(OperatorTypeName(plan.op)) + ": D3D12Engine::Record");
   if (!status.ok()) return status;
@@ -522,10 +482,10 @@ Status ExecuteOnHostIn(D3D12Engine::State& engine, const CompiledOperator& op, c
   }
   const plan::Plan& plan = *op.plan();
   const std::string name = OperatorTypeName(plan.op);
-  Status status = CheckMode(plan, checking);
+  Status status = plan::CheckIndexChecking(plan, checking, "IndexChecking");
   if (!status.ok()) return status;
-  cpu::BoundBuffers bound;
-  status = cpu::CheckBindings(plan, bindings, &bound);
+  plan::HostBuffers bound;
+  status = plan::CheckHostBindings(plan, bindings, &bound);
   if (!status.ok()) return status;
   auto fail = [&](const std::string& what) { return Status(StatusCode::Internal, name + ": D3D12: " + what); };
   // Made before anything is submitted: from then on nothing may throw until the GPU is done.

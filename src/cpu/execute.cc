@@ -2,12 +2,12 @@
 #include <new>
 #include <optional>
 
-#include "cpu/bindings.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "cpu/scatter.h"
 #include "cpu/validate_indices.h"
 #include "gs/cpu.h"
+#include "plan/call_checks.h"
 #include "plan/plan.h"
 
 namespace gs {
@@ -21,11 +21,10 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
                   std::string(op) + ": CpuExecuteOptions.ThreadCount is " + std::to_string(options.ThreadCount) +
                       "; it must be 0 (default) or positive");
   }
-  if (options.Checking != IndexChecking::Checked && options.Checking != IndexChecking::Unchecked) {
-    return Status(StatusCode::InvalidArgument, std::string(op) + ": CpuExecuteOptions.Checking is not a known mode");
-  }
-  cpu::BoundBuffers bound;
-  Status status = cpu::CheckBindings(plan, bindings, &bound);
+  Status status = plan::CheckIndexChecking(plan, options.Checking, "CpuExecuteOptions.Checking");
+  if (!status.ok()) return status;
+  plan::HostBuffers bound;
+  status = plan::CheckHostBindings(plan, bindings, &bound);
   if (!status.ok()) return status;
 
   const cpu::Parallel parallel(options);
