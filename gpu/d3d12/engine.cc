@@ -15,7 +15,6 @@
 #include "d3d12/platform.h"
 #include "d3d12/resources.h"
 #include "gs/d3d12.h"
-#include "hlsl/gpu_constants.h"
 #include "plan/bad_index.h"
 #include "plan/call_checks.h"
 #include "plan/gpu_dispatch.h"
@@ -44,10 +43,6 @@ struct D3D12Engine::State {
   std::vector<std::shared_ptr<void>> abandoned;
 };
 
-static_assert(GS_TENSOR_WINDOWS == plan::kGpuTensorWindows && d3d12::kTensorWindows == plan::kGpuTensorWindows &&
-                  GS_LIST_WINDOWS == plan::kGpuListWindows && d3d12::kListWindows == plan::kGpuListWindows,
-              "the kernels, the root signature and the plan bind as many view windows");
-
 namespace {
 
 // What the kernels' cbuffer holds (gpu/hlsl/common.hlsli), one copy per pass.
@@ -55,7 +50,7 @@ struct ConstantBlock {
   plan::KernelConstants kernel;
   plan::CopyConstants copy;
   plan::IndexValidation validation;
-  gpu::PassConstants pass;
+  plan::PassConstants pass;
 };
 constexpr uint64_t kConstantBlockStride = (sizeof(ConstantBlock) + 255) / 256 * 256;
 constexpr uint64_t kPlacementAlignment = 256;
@@ -84,31 +79,6 @@ D3D12_RESOURCE_BARRIER UavBarrier() {
   barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
   barrier.UAV.pResource = nullptr;  // every UAV: the next pass reads what this one wrote
   return barrier;
-}
-
-gpu::PassConstants MakePassConstants(const plan::Plan& plan, const plan::GpuPass& pass,
-                                     bool checked, uint64_t viewElements) {
-  gpu::PassConstants c = {};
-  c.threadCount = pass.threads;
-  c.rowWidth = pass.rowWidth;
-  c.checked = checked ? 1 : 0;
-  c.reduction = static_cast<uint32_t>(plan.reduction);
-  c.index64 = plan.indexSize == 8 ? 1 : 0;
-  c.indexSigned = plan.indexSigned ? 1 : 0;
-  switch (plan.dataType) {
-    case DataType::Float64:
-    case DataType::Float32:
-    case DataType::Float16: c.dataKind = GS_KIND_FLOAT; break;
-    case DataType::Int64:
-    case DataType::Int32:
-    case DataType::Int16:
-    case DataType::Int8: c.dataKind = GS_KIND_SIGNED; break;
-    default: c.dataKind = GS_KIND_UNSIGNED; break;
-  }
-  c.elementBytes = plan.elementSize;
-  c.listLimit = plan::kGpuMaxUpdatesPerElement;
-  c.viewElements = static_cast<uint32_t>(viewElements);
-  return c;
 }
 
 // The status buffer: first bad flat position (GS_NO_BAD_INDEX: none), the index's two words,
@@ -188,7 +158,7 @@ void WriteWindows(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, 
   const uint64_t elements = t.bytes / elementBytes;
   for (uint32_t w = 0; w < windows; ++w) {
     const uint64_t start = uint64_t{w} * window < elements ? uint64_t{w} * window : 0;
-    WriteView(device, t, format, elementBytes, unordered, start, (std::min)(window, elements - start), next());
+    WriteView(device, t, format, elementBytes, unordered, start, std::min(window, elements - start), next());
   }
 }
 
@@ -204,7 +174,7 @@ struct D3D12Recording::State {
   ComPtr<ID3D12Resource> heads, links, order, sources;  // scatters
   ComPtr<ID3D12DescriptorHeap> heap;
   plan::GpuSchedule schedule;
-  ID3D12PipelineState* pipelines[7] = {};
+  ID3D12PipelineState* pipelines[plan::kMaxGpuPasses] = {};
 };
 
 namespace {
@@ -359,7 +329,7 @@ Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* t
     block.kernel = plan.kernel;
     block.copy = plan.copy;
     block.validation = plan.validation;
-    block.pass = MakePassConstants(plan, schedule.passes[i], checked, s.viewElementLimit);
+    block.pass = schedule.passes[i].constants;
     std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);
   }
   const uint32_t statusStart[4] = {GS_NO_BAD_INDEX, 0, 0, 0};

@@ -6,7 +6,7 @@
 
 #include "gs/operators.h"
 #include "gs/tensor.h"
-#include "hlsl/plan_constants.h"  // KernelConstants, CopyConstants, IndexValidation
+#include "plan/hlsl_shared/plan_constants.h"  // KernelConstants, CopyConstants, IndexValidation
 
 namespace gs::plan {
 
