@@ -3,6 +3,10 @@
 // (Windows, or DirectX-Headers for the compile check) and vkd3d's headers declare.
 #pragma once
 
+// No min and max macros from the Windows headers: they break the standard headers included after.
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
 #if defined(_WIN32) || defined(GS_D3D12_DIRECTX_HEADERS)
 #if !defined(_WIN32)
 #include <wsl/winadapter.h>  // DirectX-Headers' Windows types for a non-Windows compiler

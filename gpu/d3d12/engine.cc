@@ -10,14 +10,13 @@
 #include <thread>
 #include <vector>
 
-#include "cpu/bindings.h"  // the binding contract (sizes, alignment, overlap, in place) is shared
-#include "d3d12/bad_index.h"
 #include "d3d12/d3d12_api.h"
 #include "d3d12/pipelines.h"
 #include "d3d12/platform.h"
 #include "d3d12/resources.h"
 #include "gs/d3d12.h"
-#include "hlsl/gpu_constants.h"
+#include "plan/bad_index.h"
+#include "plan/call_checks.h"
 #include "plan/gpu_dispatch.h"
 #include "plan/plan.h"
 
@@ -44,10 +43,6 @@ struct D3D12Engine::State {
   std::vector<std::shared_ptr<void>> abandoned;
 };
 
-static_assert(GS_TENSOR_WINDOWS == plan::kGpuTensorWindows && d3d12::kTensorWindows == plan::kGpuTensorWindows &&
-                  GS_LIST_WINDOWS == plan::kGpuListWindows && d3d12::kListWindows == plan::kGpuListWindows,
-              "the kernels, the root signature and the plan bind as many view windows");
-
 namespace {
 
 // What the kernels' cbuffer holds (gpu/hlsl/common.hlsli), one copy per pass.
@@ -55,7 +50,7 @@ struct ConstantBlock {
   plan::KernelConstants kernel;
   plan::CopyConstants copy;
   plan::IndexValidation validation;
-  gpu::PassConstants pass;
+  plan::PassConstants pass;
 };
 constexpr uint64_t kConstantBlockStride = (sizeof(ConstantBlock) + 255) / 256 * 256;
 constexpr uint64_t kPlacementAlignment = 256;
@@ -84,31 +79,6 @@ D3D12_RESOURCE_BARRIER UavBarrier() {
   barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
   barrier.UAV.pResource = nullptr;  // every UAV: the next pass reads what this one wrote
   return barrier;
-}
-
-gpu::PassConstants MakePassConstants(const plan::Plan& plan, const plan::GpuPass& pass,
-                                     bool checked, uint64_t viewElements) {
-  gpu::PassConstants c = {};
-  c.threadCount = pass.threads;
-  c.rowWidth = pass.rowWidth;
-  c.checked = checked ? 1 : 0;
-  c.reduction = static_cast<uint32_t>(plan.reduction);
-  c.index64 = plan.indexSize == 8 ? 1 : 0;
-  c.indexSigned = plan.indexSigned ? 1 : 0;
-  switch (plan.dataType) {
-    case DataType::Float64:
-    case DataType::Float32:
-    case DataType::Float16: c.dataKind = GS_KIND_FLOAT; break;
-    case DataType::Int64:
-    case DataType::Int32:
-    case DataType::Int16:
-    case DataType::Int8: c.dataKind = GS_KIND_SIGNED; break;
-    default: c.dataKind = GS_KIND_UNSIGNED; break;
-  }
-  c.elementBytes = plan.elementSize;
-  c.listLimit = plan::kGpuMaxUpdatesPerElement;
-  c.viewElements = static_cast<uint32_t>(viewElements);
-  return c;
 }
 
 // The status buffer: first bad flat position (GS_NO_BAD_INDEX: none), the index's two words,
@@ -188,7 +158,7 @@ void WriteWindows(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, 
   const uint64_t elements = t.bytes / elementBytes;
   for (uint32_t w = 0; w < windows; ++w) {
     const uint64_t start = uint64_t{w} * window < elements ? uint64_t{w} * window : 0;
-    WriteView(device, t, format, elementBytes, unordered, start, (std::min)(window, elements - start), next());
+    WriteView(device, t, format, elementBytes, unordered, start, std::min(window, elements - start), next());
   }
 }
 
@@ -204,7 +174,7 @@ struct D3D12Recording::State {
   ComPtr<ID3D12Resource> heads, links, order, sources;  // scatters
   ComPtr<ID3D12DescriptorHeap> heap;
   plan::GpuSchedule schedule;
-  ID3D12PipelineState* pipelines[7] = {};
+  ID3D12PipelineState* pipelines[plan::kMaxGpuPasses] = {};
 };
 
 namespace {
@@ -253,7 +223,7 @@ Status D3D12Recording::Result() const {
     std::memcpy(words, mapped, sizeof words);
     run.statusReadback->Unmap(0, nullptr);
     if (run.checked && words[0] != GS_NO_BAD_INDEX) {
-      return d3d12::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+      return plan::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
     }
     if (words[3] != 0) {
       return Status(StatusCode::Unsupported,
@@ -359,7 +329,7 @@ Status Prepare(D3D12Engine::State& s, const plan::Plan& plan, const GpuTensor* t
     block.kernel = plan.kernel;
     block.copy = plan.copy;
     block.validation = plan.validation;
-    block.pass = MakePassConstants(plan, schedule.passes[i], checked, s.viewElementLimit);
+    block.pass = schedule.passes[i].constants;
     std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);
   }
   const uint32_t statusStart[4] = {GS_NO_BAD_INDEX, 0, 0, 0};
@@ -434,57 +404,17 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
   list->CopyBufferRegion(run.statusReadback.get(), 0, run.status.get(), 0, kStatusBytes);
 }
 
-// The caller's D3D12 bindings against the plan: present, large enough, aligned, and no
-// output overlapping an input except a scatter in place.
+// The caller's D3D12 buffers as the plan's bound tensors; the rules are the CPU engine's.
 Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTensor* tensors, bool* inPlace) {
-  const std::string op = OperatorTypeName(plan.op);
   const D3D12Buffer* all[] = {&b.InputTensor, &b.IndicesTensor, &b.UpdatesTensor, &b.OutputTensor};
+  plan::BoundTensor bound[plan::kTensorRoleCount];
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) bound[r] = {all[r]->Resource, all[r]->Offset, all[r]->SizeInBytes};
+  Status status = plan::CheckBoundTensors(plan, plan::BindingSpace::D3D12Resources, bound, inPlace);
+  if (!status.ok()) return status;
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
-    const plan::TensorView& view = plan.tensors[r];
-    const std::string name = plan::TensorRoleName(static_cast<plan::TensorRole>(r));
-    if (!view.present) continue;
-    if (all[r]->Resource == nullptr) return Status(StatusCode::InvalidArgument, op + ": " + name + " has no resource");
-    if (all[r]->SizeInBytes < view.totalSizeInBytes) {
-      return Status(StatusCode::InvalidArgument,
-                    op + ": " + name + " is bound to " + std::to_string(all[r]->SizeInBytes) +
-                        " bytes but its TotalTensorSizeInBytes is " + std::to_string(view.totalSizeInBytes) +
-                        "; the bound buffer must be at least that large");
-    }
-    const uint32_t elementSize = ElementSizeInBytes(view.dataType);
-    if (all[r]->Offset % elementSize != 0) {  // views count whole elements
-      return Status(StatusCode::InvalidArgument, op + ": " + name + " starts at offset " +
-                                                     std::to_string(all[r]->Offset) + ", not a multiple of its " +
-                                                     std::to_string(elementSize) + "-byte elements");
-    }
-    tensors[r] = {all[r]->Resource, all[r]->Offset, view.totalSizeInBytes};
-  }
-  *inPlace = false;
-  const plan::TensorView& outputView = plan.tensor(plan::TensorRole::Output);
-  for (uint32_t r = 0; r < 3; ++r) {
-    const plan::TensorView& view = plan.tensors[r];
-    if (!view.present || all[r]->Resource != b.OutputTensor.Resource) continue;
-    const bool overlap = all[r]->Offset < b.OutputTensor.Offset + outputView.totalSizeInBytes &&
-                         b.OutputTensor.Offset < all[r]->Offset + view.totalSizeInBytes;
-    if (!overlap) continue;
-    bool sameView = all[r]->Offset == b.OutputTensor.Offset;
-    for (uint32_t d = 0; d < view.dimensionCount && sameView; ++d) {
-      sameView = view.sizes[d] <= 1 || view.strides[d] == outputView.strides[d];
-    }
-    if (plan.isScatter && r == static_cast<uint32_t>(plan::TensorRole::Input) && sameView) {
-      *inPlace = true;
-      continue;
-    }
-    return Status(StatusCode::InvalidArgument,
-                  op + ": OutputTensor overlaps " + plan::TensorRoleName(static_cast<plan::TensorRole>(r)) +
-                      " in the same resource; an output must not overlap an input (a scatter runs in "
-                      "place only with OutputTensor at InputTensor's offset with the same view)");
+    if (plan.tensors[r].present) tensors[r] = {all[r]->Resource, all[r]->Offset, plan.tensors[r].totalSizeInBytes};
   }
   return Status::Ok();
-}
-
-Status CheckMode(const plan::Plan& plan, IndexChecking checking) {
-  if (checking == IndexChecking::Checked || checking == IndexChecking::Unchecked) return Status::Ok();
-  return Status(StatusCode::InvalidArgument, std::string(OperatorTypeName(plan.op)) + ": IndexChecking is not a known mode");
 }
 
 Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12GraphicsCommandList* list,
@@ -495,7 +425,7 @@ Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12Gr
                   "D3D12Engine::Record: needs a compiled operator (CompileOperator succeeded) and a command list");
   }
   const plan::Plan& plan = *op.plan();
-  Status status = CheckMode(plan, checking);
+  Status status = plan::CheckIndexChecking(plan, checking, "IndexChecking");
   if (!status.ok()) return status;
   status = CheckDeviceNotRemoved(engine.device.get(), std::string(OperatorTypeName(plan.op)) + ": D3D12Engine::Record");
   if (!status.ok()) return status;
@@ -522,10 +452,10 @@ Status ExecuteOnHostIn(D3D12Engine::State& engine, const CompiledOperator& op, c
   }
   const plan::Plan& plan = *op.plan();
   const std::string name = OperatorTypeName(plan.op);
-  Status status = CheckMode(plan, checking);
+  Status status = plan::CheckIndexChecking(plan, checking, "IndexChecking");
   if (!status.ok()) return status;
-  cpu::BoundBuffers bound;
-  status = cpu::CheckBindings(plan, bindings, &bound);
+  plan::HostBuffers bound;
+  status = plan::CheckHostBindings(plan, bindings, &bound);
   if (!status.ok()) return status;
   auto fail = [&](const std::string& what) { return Status(StatusCode::Internal, name + ": D3D12: " + what); };
   // Made before anything is submitted: from then on nothing may throw until the GPU is done.

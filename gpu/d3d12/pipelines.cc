@@ -50,8 +50,8 @@ ID3D12PipelineState* Pipelines::Get(plan::GpuKernel kernel, uint32_t elementByte
     const HRESULT hr = device_->CreateComputePipelineState(
         &desc, ComPtr<ID3D12PipelineState>::Iid(), pipelines_[slot].Receive());
     if (FAILED(hr)) {
-      *error = "CreateComputePipelineState failed for kernel " +
-               std::to_string(static_cast<uint32_t>(kernel)) + " (" +
+      *error = std::string("CreateComputePipelineState failed for kernel ") +
+               plan::kGpuKernelFiles[static_cast<uint32_t>(kernel)] + ".hlsl (" +
                std::to_string(elementBytes) + "-byte elements" + (windowed ? ", view windows)" : ")");
       return nullptr;
     }

@@ -13,13 +13,11 @@ namespace gs::d3d12 {
 // Root parameters (gpu/hlsl/common.hlsli declares the registers).
 inline constexpr UINT kRootConstants = 0;  // root CBV b0: plan and pass constants
 inline constexpr UINT kRootTable = 1;      // t0..t23 then u0..u24
-// Tensors as GS_TENSOR_WINDOWS windows of their buffer, scatter lists as GS_LIST_WINDOWS
-// (vkd3d gives each UAV two Vulkan bindings: lavapipe's 64 storage bindings per stage and 128
-// resources leave room for 25 UAVs and 24 SRVs).
-inline constexpr UINT kTensorWindows = 8;
-inline constexpr UINT kListWindows = 4;
-inline constexpr UINT kSrvCount = 3 * kTensorWindows;                   // Input, Indices, Updates
-inline constexpr UINT kUavCount = kTensorWindows + 1 + 4 * kListWindows;  // Output, status, the four lists
+// Tensors as plan::kGpuTensorWindows windows of their buffer, scatter lists as
+// plan::kGpuListWindows (vkd3d gives each UAV two Vulkan bindings: lavapipe's 64 storage
+// bindings per stage and 128 resources leave room for 25 UAVs and 24 SRVs).
+inline constexpr UINT kSrvCount = 3 * plan::kGpuTensorWindows;  // Input, Indices, Updates
+inline constexpr UINT kUavCount = plan::kGpuTensorWindows + 1 + 4 * plan::kGpuListWindows;  // Output, status, 4 lists
 inline constexpr UINT kDescriptorCount = kSrvCount + kUavCount;
 
 class Pipelines {

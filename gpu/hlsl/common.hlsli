@@ -9,8 +9,9 @@
 #define GS_FORMAT(format)
 #endif
 
-#include "plan_constants.h"
-#include "gpu_constants.h"
+// Shared with the C++ plan compiler (src/plan/hlsl_shared; glslc gets src/ as include path).
+#include "plan/hlsl_shared/plan_constants.h"
+#include "plan/hlsl_shared/gpu_constants.h"
 
 #ifndef ELEMENT_BYTES
 #define ELEMENT_BYTES 4
@@ -45,6 +46,11 @@ cbuffer Constants : register(b0) {
 // indexing of descriptor arrays is not assured on vkd3d 1.2. Offsets stay 32-bit: the plan
 // binds at most 8 x 2^27 = 2^30 elements per tensor. Lists get fewer windows because vkd3d
 // declares two Vulkan bindings per UAV and lavapipe allows 64 storage ones per stage.
+// The registers and the window switches below are written out for 8 tensor windows and 4 list
+// windows (t0..t23 and u0..u24, the root signature's kSrvCount and kUavCount).
+#if GS_TENSOR_WINDOWS != 8 || GS_LIST_WINDOWS != 4
+#error "gpu_constants.h changed the view windows: write out the registers and switches here to match"
+#endif
 #define GS_SRV_WINDOWS(Type, name, r0, r1, r2, r3, r4, r5, r6, r7) \
   Buffer<Type> name##0 : register(r0); Buffer<Type> name##1 : register(r1);     \
   Buffer<Type> name##2 : register(r2); Buffer<Type> name##3 : register(r3);     \
@@ -142,8 +148,6 @@ uint ExchangeHead(uint e, uint value) {
   GS_IN_WINDOW4(e, listHeads_EXCHANGE)
   return previous;
 }
-
-#define GS_THREADS_PER_GROUP 64
 
 // Readable names for the packed fields. Offsets are computed in 32-bit wrapping arithmetic:
 // the host only runs views below 2^32 elements, where the wrapped result is the exact one.

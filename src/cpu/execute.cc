@@ -2,12 +2,12 @@
 #include <new>
 #include <optional>
 
-#include "cpu/bindings.h"
 #include "cpu/kernels.h"
 #include "cpu/parallel.h"
 #include "cpu/scatter.h"
 #include "cpu/validate_indices.h"
 #include "gs/cpu.h"
+#include "plan/call_checks.h"
 #include "plan/plan.h"
 
 namespace gs {
@@ -17,7 +17,7 @@ namespace {
 // output view partly written: semantics.md); only when that pass met a bad index does a
 // second one name the first in row-major order, the same whatever the tiles' order. An empty
 // output reads no index, so its indices are validated on their own.
-Status GatherChecked(const plan::Plan& plan, const cpu::BoundBuffers& bound,
+Status GatherChecked(const plan::Plan& plan, const plan::HostBuffers& bound,
                      const cpu::Parallel& parallel, bool checked) {
   if (plan.kernel.unitCount == 0) cpu::NoteImplementationRun(plan.cpu.implementation);  // nothing to walk
   const bool allInBounds = plan.kernel.unitCount > 0 &&
@@ -39,11 +39,10 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
                   std::string(op) + ": CpuExecuteOptions.ThreadCount is " + std::to_string(options.ThreadCount) +
                       "; it must be 0 (default) or positive");
   }
-  if (options.Checking != IndexChecking::Checked && options.Checking != IndexChecking::Unchecked) {
-    return Status(StatusCode::InvalidArgument, std::string(op) + ": CpuExecuteOptions.Checking is not a known mode");
-  }
-  cpu::BoundBuffers bound;
-  Status status = cpu::CheckBindings(plan, bindings, &bound);
+  Status status = plan::CheckIndexChecking(plan, options.Checking, "CpuExecuteOptions.Checking");
+  if (!status.ok()) return status;
+  plan::HostBuffers bound;
+  status = plan::CheckHostBindings(plan, bindings, &bound);
   if (!status.ok()) return status;
 
   const cpu::Parallel parallel(options);

@@ -2,10 +2,11 @@
 
 #include <atomic>
 #include <limits>
-#include <string>
+#include <type_traits>
 
 #include "cpu/kernel_set.h"
 #include "cpu/elements.h"
+#include "plan/bad_index.h"
 #include "plan/odometer.h"
 
 namespace gs::cpu {
@@ -38,12 +39,6 @@ uint64_t FirstBadInRange(const plan::IndexValidation& v, const uint8_t* indices,
   return kNone;
 }
 
-template <typename IndexT>
-std::string RangeText(uint64_t bound) {
-  if (std::is_signed_v<IndexT>) return "[-" + std::to_string(bound) + ", " + std::to_string(bound) + ")";
-  return "[0, " + std::to_string(bound) + ")";
-}
-
 }  // namespace
 
 Status ValidateIndices(const plan::Plan& plan, const uint8_t* indices, const Parallel& parallel) {
@@ -73,16 +68,7 @@ Status ValidateIndices(const plan::Plan& plan, const uint8_t* indices, const Par
     const uint64_t p = firstBad.load();
     if (p == kNone) return Status::Ok();
     const IndexT value = LoadIndex<IndexT>(indices, IndexAt(v, p).offsets[0]);
-    const uint64_t bound = v.bounds[p % v.tupleSize];
-    std::string message = std::string(OperatorTypeName(plan.op)) +
-                          ": IndicesTensor element at flat row-major position " +
-                          std::to_string(p) + " is " + std::to_string(value) +
-                          ", outside the valid range " + RangeText<IndexT>(bound) +
-                          " of a dimension of size " + std::to_string(bound);
-    if (v.tupleSize > 1) {
-      message += " (component " + std::to_string(p % v.tupleSize) + " of its index tuple)";
-    }
-    return Status(StatusCode::InvalidArgument, message);
+    return plan::BadIndexStatus(plan, p, static_cast<std::make_unsigned_t<IndexT>>(value));
   });
 }
 

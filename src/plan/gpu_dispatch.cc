@@ -24,6 +24,43 @@ uint64_t WindowFor(uint64_t elements, uint32_t windows) {
   return std::max<uint64_t>(16, (window + 15) / 16 * 16);
 }
 
+// The kernels copy reductions (Combine in gpu/hlsl/reductions.hlsli) by gs::Reduction's value.
+static_assert(GS_REDUCTION_NONE == static_cast<uint32_t>(Reduction::None) &&
+                  GS_REDUCTION_ADD == static_cast<uint32_t>(Reduction::Add) &&
+                  GS_REDUCTION_MULTIPLY == static_cast<uint32_t>(Reduction::Multiply) &&
+                  GS_REDUCTION_MIN == static_cast<uint32_t>(Reduction::Min) &&
+                  GS_REDUCTION_MAX == static_cast<uint32_t>(Reduction::Max),
+              "GS_REDUCTION_* are gs::Reduction's values");
+
+// How the reductions read an element's bits (the other kernels move them unchanged).
+uint32_t DataKind(DataType type) {
+  switch (type) {
+    case DataType::Float64:
+    case DataType::Float32:
+    case DataType::Float16: return GS_KIND_FLOAT;
+    case DataType::Int64:
+    case DataType::Int32:
+    case DataType::Int16:
+    case DataType::Int8: return GS_KIND_SIGNED;
+    default: return GS_KIND_UNSIGNED;
+  }
+}
+
+// Every pass's constants besides its counts: the same for all the passes of a schedule.
+void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule) {
+  for (uint32_t i = 0; i < schedule->passCount; ++i) {
+    PassConstants& c = schedule->passes[i].constants;
+    c.checked = options.checked ? 1 : 0;
+    c.reduction = static_cast<uint32_t>(plan.reduction);
+    c.index64 = plan.indexSize == 8 ? 1 : 0;
+    c.indexSigned = plan.indexSigned ? 1 : 0;
+    c.dataKind = DataKind(plan.dataType);
+    c.elementBytes = plan.elementSize;
+    c.listLimit = kGpuMaxUpdatesPerElement;
+    c.viewElements = static_cast<uint32_t>(options.viewElementLimit);
+  }
+}
+
 }  // namespace
 
 GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
@@ -34,6 +71,8 @@ GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
   pass.groupsX = static_cast<uint32_t>(std::min<uint64_t>(groups, kGpuMaxGroupsPerDim));
   pass.groupsY = static_cast<uint32_t>((groups + pass.groupsX - 1) / pass.groupsX);
   pass.rowWidth = pass.groupsX * kGpuThreadsPerGroup;
+  pass.constants.threadCount = pass.threads;
+  pass.constants.rowWidth = pass.rowWidth;
   return pass;
 }
 
@@ -93,15 +132,16 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   }
   if (!plan.isScatter) {
     add(GpuKernel::Gather, walked);
-    return {};
+  } else {
+    add(GpuKernel::ClearLists, outputExtent);
+    add(GpuKernel::ScatterLink, walked);
+    add(GpuKernel::ScatterOrder, walked);
+    if (!options.inPlace) add(GpuKernel::Copy, plan.copy.unitCount * plan.copy.blockElements);
+    add(GpuKernel::ScatterCombine, outputExtent);
+    schedule->listHeadElements = outputExtent;
+    schedule->listNextElements = walked;
   }
-  add(GpuKernel::ClearLists, outputExtent);
-  add(GpuKernel::ScatterLink, walked);
-  add(GpuKernel::ScatterOrder, walked);
-  if (!options.inPlace) add(GpuKernel::Copy, plan.copy.unitCount * plan.copy.blockElements);
-  add(GpuKernel::ScatterCombine, outputExtent);
-  schedule->listHeadElements = outputExtent;
-  schedule->listNextElements = walked;
+  SetEncodings(plan, options, schedule);
   return {};
 }
 

@@ -6,24 +6,28 @@
 #include <cstdint>
 #include <string>
 
+#include "plan/hlsl_shared/gpu_constants.h"  // PassConstants, GS_THREADS_PER_GROUP, GS_*_WINDOWS
 #include "plan/plan.h"
 
 namespace gs::plan {
 
-// The kernels of gpu/hlsl, one file each.
+// The kernels of gpu/hlsl, one file each (plan/gpu_kernels.def).
 enum class GpuKernel : uint32_t {
-  Validate,
-  ReportBadIndex,
-  Gather,
-  Copy,
-  ClearLists,
-  ScatterLink,
-  ScatterOrder,
-  ScatterCombine,
+#define GS_GPU_KERNEL(name, file) name,
+#include "plan/gpu_kernels.def"
+#undef GS_GPU_KERNEL
 };
-inline constexpr uint32_t kGpuKernelCount = 8;
+// Their files' names (gpu/hlsl/<name>.hlsl), by GpuKernel.
+inline constexpr const char* kGpuKernelFiles[] = {
+#define GS_GPU_KERNEL(name, file) #file,
+#include "plan/gpu_kernels.def"
+#undef GS_GPU_KERNEL
+};
+inline constexpr uint32_t kGpuKernelCount = sizeof kGpuKernelFiles / sizeof kGpuKernelFiles[0];
+// A schedule runs each kernel at most once.
+inline constexpr uint32_t kMaxGpuPasses = kGpuKernelCount;
 
-inline constexpr uint32_t kGpuThreadsPerGroup = 64;    // [numthreads] of every kernel
+inline constexpr uint32_t kGpuThreadsPerGroup = GS_THREADS_PER_GROUP;  // [numthreads] of every kernel
 inline constexpr uint32_t kGpuMaxGroupsPerDim = 65535;  // D3D12's dispatch limit per dimension
 // A typed buffer view holds at most 2^27 elements (D3D12, and Vulkan texel buffers on lavapipe
 // and NVIDIA).
@@ -31,8 +35,8 @@ inline constexpr uint64_t kGpuViewElementLimit = uint64_t{1} << 27;
 // Each tensor is bound as kGpuTensorWindows views of its buffer, consecutive windows of the
 // view limit, and each scatter list (one word per output element or per update) as
 // kGpuListWindows (gpu/hlsl/common.hlsli): larger ones answer Unsupported.
-inline constexpr uint32_t kGpuTensorWindows = 8;
-inline constexpr uint32_t kGpuListWindows = 4;
+inline constexpr uint32_t kGpuTensorWindows = GS_TENSOR_WINDOWS;
+inline constexpr uint32_t kGpuListWindows = GS_LIST_WINDOWS;
 // A scatter folds each output element's updates on one thread, walking its list: more updates
 // on one element than this and the run answers Unsupported (lavapipe stops an invocation's
 // loops after 65535 iterations in all; the walks take about twice this many).
@@ -43,11 +47,14 @@ struct GpuPass {
   uint32_t threads = 0;  // threads that do work
   uint32_t groupsX = 0, groupsY = 0;
   uint32_t rowWidth = 0;  // threads per row of groups: thread = y * rowWidth + x
+  // What the pass's kernel reads besides the plan (these counts, the checking, the element and
+  // index encodings, the view window): the host copies it as it is.
+  PassConstants constants = {};
 };
 
 struct GpuSchedule {
   uint32_t passCount = 0;
-  GpuPass passes[7];
+  GpuPass passes[kMaxGpuPasses];
   uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
   uint64_t listNextElements = 0;  // scatters: one link per Updates element
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
@@ -67,7 +74,8 @@ uint64_t SmallestGpuViewLimit(const Plan& plan);
 // why the D3D12 path cannot run it (the caller reports StatusCode::Unsupported).
 std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule);
 
-// One pass's dispatch for a number of threads (at least one group).
+// One pass's dispatch for a number of threads (at least one group); its constants hold the
+// counts only (ScheduleGpuPasses adds the rest).
 GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads);
 
 }  // namespace gs::plan

@@ -7,7 +7,7 @@
 #include "gs/operators.h"
 #include "gs/tensor.h"
 #include "plan/cpu_choice.h"
-#include "hlsl/plan_constants.h"  // KernelConstants, CopyConstants, IndexValidation
+#include "plan/hlsl_shared/plan_constants.h"  // KernelConstants, CopyConstants, IndexValidation
 
 namespace gs::plan {
 

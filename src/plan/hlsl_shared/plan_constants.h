@@ -1,4 +1,5 @@
-// The constants a kernel reads, defined once for the C++ plan compiler and the HLSL kernels.
+// The constants a kernel reads, defined once for the C++ plan compiler and the HLSL kernels
+// (gpu/hlsl/common.hlsli includes this file; keep it valid HLSL).
 //
 // Every field is a 64-bit value. In an HLSL cbuffer every array element starts on a 16-byte
 // register, so a 64-bit array cannot be declared element by element there: both sides lay the

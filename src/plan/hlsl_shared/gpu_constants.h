@@ -1,13 +1,14 @@
-// What the D3D12 host tells every pass besides the plan: the pass's thread count and dispatch
-// row, and the element and index encodings. Shared by C++ and HLSL like plan_constants.h.
-// Include guards, not #pragma once: glslang does not know it.
+// What every GPU pass reads besides the plan (its thread count and dispatch row, the element and
+// index encodings; all decided by plan/gpu_dispatch.cc), and the numbers the kernels and the
+// host must agree on. Compiled as C++ and as HLSL (gpu/hlsl/common.hlsli), like
+// plan_constants.h. Include guards, not #pragma once: glslang does not know it.
 #ifndef GS_GPU_CONSTANTS_H
 #define GS_GPU_CONSTANTS_H
 
 #ifdef __cplusplus
 #include <cstdint>
 #define GS_QUAD(a, b, c, d) uint32_t a; uint32_t b; uint32_t c; uint32_t d;
-namespace gs::gpu {
+namespace gs::plan {
 #else
 #define GS_QUAD(a, b, c, d) uint4 a##_##b##_##c##_##d;
 #endif
@@ -17,15 +18,19 @@ namespace gs::gpu {
 #define GS_KIND_SIGNED 1
 #define GS_KIND_FLOAT 2
 
-// gs::Reduction's values.
+// gs::Reduction's values (plan/gpu_dispatch.cc checks them).
 #define GS_REDUCTION_NONE 0
 #define GS_REDUCTION_ADD 1
 #define GS_REDUCTION_MULTIPLY 2
 #define GS_REDUCTION_MIN 3
 #define GS_REDUCTION_MAX 4
 
+// Threads per group: [numthreads] of every kernel, and the host's dispatch arithmetic.
+#define GS_THREADS_PER_GROUP 64
+
 // Views of one buffer bound per tensor and per scatter list, each a window of
-// PassConstants::viewElements (gpu/hlsl/common.hlsli).
+// PassConstants::viewElements. HLSL cannot loop over registers: gpu/hlsl/common.hlsli writes
+// each window's register out and stops the build when these change without it.
 #define GS_TENSOR_WINDOWS 8
 #define GS_LIST_WINDOWS 4
 
@@ -42,13 +47,13 @@ struct PassConstants {
           dataKind,     // GS_KIND_*
           elementBytes)
   GS_QUAD(listLimit,     // scatters: most updates one output element may receive
-          viewElements,  // elements of each view window (common.hlsli, GS_VIEW_WINDOWS)
+          viewElements,  // elements of each view window (GS_TENSOR_WINDOWS, GS_LIST_WINDOWS)
           reserved1, reserved2)
 };
 
 #ifdef __cplusplus
 static_assert(sizeof(PassConstants) == 3 * 16, "PassConstants layout");
-}  // namespace gs::gpu
+}  // namespace gs::plan
 #endif
 #undef GS_QUAD
 #endif  // GS_GPU_CONSTANTS_H

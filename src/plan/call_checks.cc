@@ -1,0 +1,133 @@
+#include "plan/call_checks.h"
+
+#include <cstdio>
+#include <string>
+
+namespace gs::plan {
+namespace {
+
+std::string Hex(uint64_t address) {
+  char text[32];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(address));
+  return text;
+}
+
+Status Invalid(const Plan& plan, const std::string& what) {
+  return Status(StatusCode::InvalidArgument, std::string(OperatorTypeName(plan.op)) + ": " + what);
+}
+
+// Same sizes (the plan checked) and the same strides wherever a size exceeds 1: every
+// element then lives at the same offset in both views.
+bool SameView(const TensorView& a, const TensorView& b) {
+  for (uint32_t d = 0; d < a.dimensionCount; ++d) {
+    if (a.sizes[d] > 1 && a.strides[d] != b.strides[d]) return false;
+  }
+  return true;
+}
+
+// One present tensor on its own: bound, large enough, aligned to its elements, not wrapping.
+Status CheckOne(const Plan& plan, BindingSpace space, TensorRole role, const BoundTensor& t) {
+  const TensorView& view = plan.tensor(role);
+  const char* name = TensorRoleName(role);  // made a string only for an error message
+  const bool host = space == BindingSpace::HostAddresses;
+  // A buffer of 0 bytes (an empty tensor's) may be a null pointer or no resource: nothing
+  // reads it.
+  const bool empty = t.sizeInBytes == 0 && view.totalSizeInBytes == 0;
+  if (!empty && (host ? t.offset == 0 : t.resource == nullptr)) {
+    return Invalid(plan, std::string(name) + (host ? " is bound to a null pointer" : " has no resource"));
+  }
+  if (t.sizeInBytes < view.totalSizeInBytes) {
+    return Invalid(plan, std::string(name) + " is bound to " + std::to_string(t.sizeInBytes) +
+                             " bytes but its TotalTensorSizeInBytes is " + std::to_string(view.totalSizeInBytes) +
+                             "; the bound buffer must be at least that large");
+  }
+  const uint32_t elementSize = ElementSizeInBytes(view.dataType);
+  if (t.offset % elementSize != 0) {  // kernels load whole elements; D3D12 views count them
+    const std::string size = std::to_string(elementSize) + "-byte elements";
+    return Invalid(plan, host ? std::string(name) + " is bound at address " + Hex(t.offset) +
+                                    ", which is not aligned to its " + size
+                              : std::string(name) + " starts at offset " + std::to_string(t.offset) +
+                                    ", not a multiple of its " + size);
+  }
+  const uint64_t last = host ? UINTPTR_MAX : UINT64_MAX;
+  if (last - t.offset < view.totalSizeInBytes) {  // the overlap arithmetic below must not wrap
+    const std::string bytes = " with " + std::to_string(view.totalSizeInBytes) + " bytes wraps the ";
+    return Invalid(plan, host ? std::string(name) + " at " + Hex(t.offset) + bytes + "address space"
+                              : std::string(name) + " at offset " + std::to_string(t.offset) + bytes +
+                                    "resource's 64-bit offsets");
+  }
+  return Status::Ok();
+}
+
+Status OverlapError(const Plan& plan, BindingSpace space, TensorRole role, const BoundTensor& input,
+                    const BoundTensor& output) {
+  const std::string name = TensorRoleName(role);
+  if (space == BindingSpace::D3D12Resources) {
+    return Invalid(plan, "OutputTensor overlaps " + name +
+                             " in the same resource; an output must not overlap an input (a scatter runs in "
+                             "place only with OutputTensor at InputTensor's offset with the same view)");
+  }
+  std::string rule = "an output must not overlap an input";
+  if (plan.isScatter && role == TensorRole::Input) {
+    rule += " (a scatter runs in place only with OutputTensor bound to the InputTensor buffer at "
+            "the same address with the same view)";
+  }
+  return Invalid(plan, "OutputTensor's buffer [" + Hex(output.offset) + ", +" +
+                           std::to_string(plan.tensor(TensorRole::Output).totalSizeInBytes) + ") overlaps " + name +
+                           "'s buffer [" + Hex(input.offset) + ", +" +
+                           std::to_string(plan.tensor(role).totalSizeInBytes) + "); " + rule);
+}
+
+}  // namespace
+
+Status CheckIndexChecking(const Plan& plan, IndexChecking checking, const char* field) {
+  if (checking == IndexChecking::Checked || checking == IndexChecking::Unchecked) return Status::Ok();
+  return Invalid(plan, std::string(field) + " is not a known mode");
+}
+
+Status CheckBoundTensors(const Plan& plan, BindingSpace space, const BoundTensor (&tensors)[kTensorRoleCount],
+                         bool* inPlace) {
+  for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
+    if (!plan.tensors[r].present) continue;
+    Status status = CheckOne(plan, space, static_cast<TensorRole>(r), tensors[r]);
+    if (!status.ok()) return status;
+  }
+  const BoundTensor& output = tensors[static_cast<uint32_t>(TensorRole::Output)];
+  const TensorView& outputView = plan.tensor(TensorRole::Output);
+  *inPlace = false;
+  for (const TensorRole role : {TensorRole::Input, TensorRole::Indices, TensorRole::Updates}) {
+    const TensorView& view = plan.tensor(role);
+    const BoundTensor& t = tensors[static_cast<uint32_t>(role)];
+    if (!view.present || t.resource != output.resource) continue;
+    const bool overlap = t.offset < output.offset + outputView.totalSizeInBytes &&
+                         output.offset < t.offset + view.totalSizeInBytes;
+    if (!overlap) continue;
+    if (plan.isScatter && role == TensorRole::Input && t.offset == output.offset && SameView(view, outputView)) {
+      *inPlace = true;
+      continue;
+    }
+    return OverlapError(plan, space, role, t, output);
+  }
+  return Status::Ok();
+}
+
+Status CheckHostBindings(const Plan& plan, const TensorBindings& bindings, HostBuffers* buffers) {
+  auto address = [](const void* data) { return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(data)); };
+  const BoundTensor tensors[kTensorRoleCount] = {
+      {nullptr, address(bindings.InputTensor.Data), bindings.InputTensor.SizeInBytes},
+      {nullptr, address(bindings.IndicesTensor.Data), bindings.IndicesTensor.SizeInBytes},
+      {nullptr, address(bindings.UpdatesTensor.Data), bindings.UpdatesTensor.SizeInBytes},
+      {nullptr, address(bindings.OutputTensor.Data), bindings.OutputTensor.SizeInBytes},
+  };
+  bool inPlace = false;
+  Status status = CheckBoundTensors(plan, BindingSpace::HostAddresses, tensors, &inPlace);
+  if (!status.ok()) return status;
+  buffers->input = static_cast<const uint8_t*>(bindings.InputTensor.Data);
+  buffers->indices = static_cast<const uint8_t*>(bindings.IndicesTensor.Data);
+  buffers->updates = static_cast<const uint8_t*>(bindings.UpdatesTensor.Data);
+  buffers->output = static_cast<uint8_t*>(bindings.OutputTensor.Data);
+  buffers->inPlace = inPlace;
+  return Status::Ok();
+}
+
+}  // namespace gs::plan
