@@ -24,7 +24,7 @@ uint64_t WindowFor(uint64_t elements, uint32_t windows) {
   return std::max<uint64_t>(16, (window + 15) / 16 * 16);
 }
 
-// The kernels copy reductions (Combine in gpu/hlsl/reductions.hlsli) by gs::Reduction's value.
+// The kernels read PassConstants::reduction (Combine in gpu/hlsl/reductions.hlsli) as gs::Reduction.
 static_assert(GS_REDUCTION_NONE == static_cast<uint32_t>(Reduction::None) &&
                   GS_REDUCTION_ADD == static_cast<uint32_t>(Reduction::Add) &&
                   GS_REDUCTION_MULTIPLY == static_cast<uint32_t>(Reduction::Multiply) &&

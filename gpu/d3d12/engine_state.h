@@ -1,0 +1,104 @@
+// Inside D3D12Engine: its state and a recording's, and the steps its files share.
+//   engine.cc          the engine's life: the device, queue and fence; a removed device
+//   record.cc          a plan's passes recorded on D3D12 buffers (the caller's, or the host path's)
+//   descriptors.cc     the views of every tensor and list the kernels bind
+//   host_execution.cc  host memory: upload, record, run, read back
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "d3d12/d3d12_api.h"
+#include "d3d12/pipelines.h"
+#include "gs/d3d12.h"
+#include "gs/status.h"
+#include "plan/gpu_dispatch.h"
+#include "plan/plan.h"
+
+namespace gs {
+
+struct D3D12Engine::State {
+  d3d12::ComPtr<ID3D12Device> device;
+  d3d12::Pipelines pipelines;
+  std::mutex queueMutex;  // the synchronous calls share one queue, list and fence
+  d3d12::ComPtr<ID3D12CommandQueue> queue;
+  d3d12::ComPtr<ID3D12CommandAllocator> allocator;
+  d3d12::ComPtr<ID3D12GraphicsCommandList> list;
+  d3d12::ComPtr<ID3D12Fence> fence;
+  uint64_t fenceValue = 0;
+  uint64_t viewElementLimit = plan::kGpuViewElementLimit;
+  // Set when a call could not wait for its submitted work (device removed, fence not signalled):
+  // later calls fail the same way, and the buffers that work may still touch are kept until
+  // the engine goes.
+  Status removed;
+  std::vector<std::shared_ptr<void>> abandoned;
+};
+
+// Everything one recorded operator needs until the GPU has run it.
+struct D3D12Recording::State {
+  plan::Plan plan;
+  bool checked = true;
+  d3d12::ComPtr<ID3D12Resource> constants;  // upload heap: a block per pass, then the status's start
+  uint64_t statusInitOffset = 0;
+  d3d12::ComPtr<ID3D12Resource> status, statusReadback;
+  d3d12::ComPtr<ID3D12Resource> heads, links, order, sources;  // scatters
+  d3d12::ComPtr<ID3D12DescriptorHeap> heap;
+  plan::GpuSchedule schedule;
+  ID3D12PipelineState* pipelines[plan::kMaxGpuPasses] = {};
+};
+
+namespace d3d12 {
+
+// The status buffer: first bad flat position (GS_NO_BAD_INDEX: none), the index's two words,
+// and 1 when a scatter's list was longer than the plan's limit.
+inline constexpr uint64_t kStatusBytes = 16;
+
+// A tensor on the GPU: a buffer, where the tensor starts in it, and its bytes. Views are typed
+// (vkd3d binds typed views only; see design/gpu-path.md) and start at a whole element.
+struct GpuTensor {
+  ID3D12Resource* resource = nullptr;
+  uint64_t offset = 0;
+  uint64_t bytes = 0;
+};
+
+std::string Hresult(HRESULT hr);  // "0x887a0005"
+
+// A removed device (reset, hung or lost GPU) runs nothing more and its fences may never
+// complete: every call checks first, and a wait gives up, instead of hanging or reading back
+// memory the GPU never wrote. `who` starts the message.
+Status CheckDeviceNotRemoved(ID3D12Device* device, const std::string& who);
+
+// Waits for the queue by polling the fence (no OS event needed on either platform).
+Status WaitForFence(ID3D12Device* device, ID3D12Fence* fence, uint64_t value, const std::string& who);
+
+// No exception crosses the API: an allocation failing inside a call is that call's OutOfMemory
+// (nothing is submitted after the last allocation of a synchronous call).
+template <typename Call>
+Status OutOfMemoryAsStatus(const char* call, Call&& run) {
+  try {
+    return run();
+  } catch (const std::bad_alloc&) {
+    return Status(StatusCode::OutOfMemory, std::string(call) + ": out of memory");
+  }
+}
+
+// Schedules the plan's passes and creates what they need: pipelines, constants, status and
+// scratch lists, and the descriptors. tensors: by plan::TensorRole; an absent one has no resource.
+Status Prepare(D3D12Engine::State& engine, const plan::Plan& plan, const GpuTensor* tensors, bool checked,
+               bool inPlace, D3D12Recording::State* run);
+
+// Records the passes (the inputs in a shader-resource state, the output in UNORDERED_ACCESS),
+// then the status words' copy to the readback buffer.
+void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSignature,
+                  const D3D12Recording::State& run);
+
+// Writes the descriptor heap of a prepared run: every tensor's and list's windows of `window`
+// elements, in the registers' order (gpu/hlsl/common.hlsli). Empty string, or what failed.
+std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const GpuTensor* tensors, bool inPlace,
+                             uint64_t window, D3D12Recording::State* run);
+
+}  // namespace d3d12
+}  // namespace gs

@@ -1,0 +1,220 @@
+// Recording a plan's passes on D3D12 buffers: the caller's (D3D12Engine::Record), or the host
+// path's own (host_execution.cc). The plan decides the passes and their constants
+// (plan/gpu_dispatch.h); this file creates what they need and records them.
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "d3d12/engine_state.h"
+#include "d3d12/resources.h"
+#include "plan/bad_index.h"
+#include "plan/call_checks.h"
+
+namespace gs {
+namespace d3d12 {
+namespace {
+
+// What the kernels' cbuffer holds (gpu/hlsl/common.hlsli), one copy per pass.
+struct ConstantBlock {
+  plan::KernelConstants kernel;
+  plan::CopyConstants copy;
+  plan::IndexValidation validation;
+  plan::PassConstants pass;
+};
+constexpr uint64_t kConstantBlockStride = (sizeof(ConstantBlock) + 255) / 256 * 256;
+
+D3D12_RESOURCE_BARRIER UavBarrier() {
+  D3D12_RESOURCE_BARRIER barrier = {};
+  barrier.Type = D3D12_RESOURCE_BARRIER_TYPE_UAV;
+  barrier.UAV.pResource = nullptr;  // every UAV: the next pass reads what this one wrote
+  return barrier;
+}
+
+// The plan's passes for this engine's view windows, and a pipeline for each.
+Status SchedulePasses(D3D12Engine::State& engine, const plan::Plan& plan, bool checked, bool inPlace,
+                      D3D12Recording::State* run) {
+  const std::string name = OperatorTypeName(plan.op);
+  plan::GpuOptions options;
+  options.checked = checked;
+  options.inPlace = inPlace;
+  options.viewElementLimit = engine.viewElementLimit;
+  const std::string unsupported = plan::ScheduleGpuPasses(plan, options, &run->schedule);
+  if (!unsupported.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + unsupported);
+  const plan::GpuSchedule& schedule = run->schedule;
+  for (uint32_t i = 0; i < schedule.passCount; ++i) {
+    std::string error;
+    run->pipelines[i] = engine.pipelines.Get(schedule.passes[i].kernel, plan.elementSize, schedule.windowed, &error);
+    if (run->pipelines[i] == nullptr) return Status(StatusCode::Internal, name + ": D3D12: " + error);
+  }
+  return Status::Ok();
+}
+
+// The constants (a block per pass, then the status words' start), the status and its readback,
+// and a scatter's four lists. False when one could not be made.
+bool CreateRunBuffers(ID3D12Device* device, const plan::Plan& plan, D3D12Recording::State* run) {
+  const plan::GpuSchedule& schedule = run->schedule;
+  const D3D12_RESOURCE_FLAGS uav = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
+  const D3D12_RESOURCE_STATES unordered = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
+  run->statusInitOffset = kConstantBlockStride * schedule.passCount;
+  run->constants = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, run->statusInitOffset + kStatusBytes,
+                                D3D12_RESOURCE_STATE_GENERIC_READ);
+  run->status = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, kStatusBytes, D3D12_RESOURCE_STATE_COPY_DEST, uav);
+  run->statusReadback = CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, kStatusBytes, D3D12_RESOURCE_STATE_COPY_DEST);
+  bool made = run->constants && run->status && run->statusReadback;
+  if (plan.isScatter) {
+    const uint64_t perUpdate = schedule.listNextElements * 4;
+    run->heads = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listHeadElements * 4, unordered, uav);
+    run->links = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, unordered, uav);
+    run->order = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, unordered, uav);
+    run->sources = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, unordered, uav);
+    made = made && run->heads && run->links && run->order && run->sources;
+  }
+  return made;
+}
+
+// Each pass's block as the plan and its schedule decided it, then the status words' start.
+bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
+  uint8_t* mapped = nullptr;
+  if (FAILED(run.constants->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) return false;
+  for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
+    ConstantBlock block = {};
+    block.kernel = plan.kernel;
+    block.copy = plan.copy;
+    block.validation = plan.validation;
+    block.pass = run.schedule.passes[i].constants;
+    std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);
+  }
+  const uint32_t statusStart[4] = {GS_NO_BAD_INDEX, 0, 0, 0};
+  std::memcpy(mapped + run.statusInitOffset, statusStart, sizeof statusStart);
+  run.constants->Unmap(0, nullptr);
+  return true;
+}
+
+// The caller's D3D12 buffers as the plan's bound tensors; the rules are the CPU engine's.
+Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTensor* tensors, bool* inPlace) {
+  const D3D12Buffer* all[] = {&b.InputTensor, &b.IndicesTensor, &b.UpdatesTensor, &b.OutputTensor};
+  plan::BoundTensor bound[plan::kTensorRoleCount];
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
+    bound[r] = {all[r]->Resource, all[r]->Offset, all[r]->SizeInBytes};
+  }
+  Status status = plan::CheckBoundTensors(plan, plan::BindingSpace::D3D12Resources, bound, inPlace);
+  if (!status.ok()) return status;
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
+    if (plan.tensors[r].present) tensors[r] = {all[r]->Resource, all[r]->Offset, plan.tensors[r].totalSizeInBytes};
+  }
+  return Status::Ok();
+}
+
+Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12GraphicsCommandList* list,
+                const D3D12Bindings& buffers, IndexChecking checking,
+                std::unique_ptr<D3D12Recording>* recording) {
+  if (!op.valid() || list == nullptr) {
+    return Status(StatusCode::InvalidArgument,
+                  "D3D12Engine::Record: needs a compiled operator (CompileOperator succeeded) and a command list");
+  }
+  const plan::Plan& plan = *op.plan();
+  Status status = plan::CheckIndexChecking(plan, checking, "IndexChecking");
+  if (!status.ok()) return status;
+  status = CheckDeviceNotRemoved(engine.device.get(), std::string(OperatorTypeName(plan.op)) + ": D3D12Engine::Record");
+  if (!status.ok()) return status;
+  GpuTensor tensors[plan::kTensorRoleCount];
+  bool inPlace = false;
+  status = CheckGpuBindings(plan, buffers, tensors, &inPlace);
+  if (!status.ok()) return status;
+  auto run = std::make_unique<D3D12Recording::State>();
+  status = Prepare(engine, plan, tensors, checking == IndexChecking::Checked, inPlace, run.get());
+  if (!status.ok()) return status;
+  // Everything is allocated before the caller's list gets a command: nothing can fail after.
+  const D3D12Recording::State& passes = *run;
+  auto made = std::make_unique<D3D12Recording>(std::move(run));
+  RecordPasses(list, engine.pipelines.rootSignature(), passes);
+  *recording = std::move(made);
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status Prepare(D3D12Engine::State& engine, const plan::Plan& plan, const GpuTensor* tensors, bool checked,
+               bool inPlace, D3D12Recording::State* run) {
+  const std::string name = OperatorTypeName(plan.op);
+  run->plan = plan;
+  run->checked = checked;
+  Status status = SchedulePasses(engine, plan, checked, inPlace, run);
+  if (!status.ok()) return status;
+  ID3D12Device* device = engine.device.get();
+  if (!CreateRunBuffers(device, plan, run)) {
+    return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
+  }
+  if (!WriteConstants(plan, *run)) return Status(StatusCode::Internal, name + ": D3D12: mapping the constants failed");
+  const std::string error = WriteDescriptors(device, plan, tensors, inPlace, engine.viewElementLimit, run);
+  if (!error.empty()) return Status(StatusCode::Internal, name + ": D3D12: " + error);
+  return Status::Ok();
+}
+
+void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSignature,
+                  const D3D12Recording::State& run) {
+  list->CopyBufferRegion(run.status.get(), 0, run.constants.get(), run.statusInitOffset, kStatusBytes);
+  const D3D12_RESOURCE_BARRIER toUav = Transition(run.status.get(), D3D12_RESOURCE_STATE_COPY_DEST,
+                                                  D3D12_RESOURCE_STATE_UNORDERED_ACCESS);
+  list->ResourceBarrier(1, &toUav);
+  ID3D12DescriptorHeap* heaps[] = {run.heap.get()};
+  list->SetDescriptorHeaps(1, heaps);
+  list->SetComputeRootSignature(rootSignature);
+  list->SetComputeRootDescriptorTable(kRootTable, run.heap->GetGPUDescriptorHandleForHeapStart());
+  const D3D12_RESOURCE_BARRIER uavBarrier = UavBarrier();
+  for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
+    const plan::GpuPass& pass = run.schedule.passes[i];
+    list->SetPipelineState(run.pipelines[i]);
+    list->SetComputeRootConstantBufferView(kRootConstants,
+                                           run.constants->GetGPUVirtualAddress() + i * kConstantBlockStride);
+    list->Dispatch(pass.groupsX, pass.groupsY, 1);
+    list->ResourceBarrier(1, &uavBarrier);
+  }
+  const D3D12_RESOURCE_BARRIER toCopy = Transition(run.status.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                                   D3D12_RESOURCE_STATE_COPY_SOURCE);
+  list->ResourceBarrier(1, &toCopy);
+  list->CopyBufferRegion(run.statusReadback.get(), 0, run.status.get(), 0, kStatusBytes);
+}
+
+}  // namespace d3d12
+
+D3D12Recording::D3D12Recording(std::unique_ptr<State> state) : state_(std::move(state)) {}
+D3D12Recording::~D3D12Recording() = default;
+
+Status D3D12Recording::Result() const {
+  return d3d12::OutOfMemoryAsStatus("D3D12Recording::Result", [&]() -> Status {
+    const State& run = *state_;
+    const std::string name = OperatorTypeName(run.plan.op);
+    d3d12::ComPtr<ID3D12Device> device;
+    if (SUCCEEDED(run.statusReadback->GetDevice(d3d12::ComPtr<ID3D12Device>::Iid(), device.Receive()))) {
+      Status removed = d3d12::CheckDeviceNotRemoved(device.get(), name + ": D3D12Recording::Result");
+      if (!removed.ok()) return removed;  // the status words were never written
+    }
+    uint32_t words[4];
+    uint8_t* mapped = nullptr;
+    if (FAILED(run.statusReadback->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
+      return Status(StatusCode::Internal, name + ": D3D12: mapping the status readback failed");
+    }
+    std::memcpy(words, mapped, sizeof words);
+    run.statusReadback->Unmap(0, nullptr);
+    if (run.checked && words[0] != GS_NO_BAD_INDEX) {
+      return plan::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+    }
+    if (words[3] != 0) {
+      return Status(StatusCode::Unsupported,
+                    name + ": D3D12: more than " + std::to_string(plan::kGpuMaxUpdatesPerElement) +
+                        " updates land on one output element, more than the D3D12 path folds on one "
+                        "thread; nothing was written (ExecuteOnCpu runs it)");
+    }
+    return Status::Ok();
+  });
+}
+
+Status D3D12Engine::Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
+                           const D3D12Bindings& buffers, IndexChecking checking,
+                           std::unique_ptr<D3D12Recording>* recording) {
+  return d3d12::OutOfMemoryAsStatus("D3D12Engine::Record",
+                                    [&] { return d3d12::RecordIn(*state_, op, list, buffers, checking, recording); });
+}
+
+}  // namespace gs
