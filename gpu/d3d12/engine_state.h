@@ -45,6 +45,7 @@ struct D3D12Recording::State {
   uint64_t statusInitOffset = 0;
   d3d12::ComPtr<ID3D12Resource> status, statusReadback;
   d3d12::ComPtr<ID3D12Resource> heads, links, order, sources;  // scatters
+  d3d12::ComPtr<ID3D12Resource> placeholder;  // viewed in place of an empty tensor (no bytes)
   d3d12::ComPtr<ID3D12DescriptorHeap> heap;
   plan::GpuSchedule schedule;
   ID3D12PipelineState* pipelines[plan::kMaxGpuPasses] = {};

@@ -44,7 +44,7 @@ Status Stage(ID3D12Device* device, const plan::Plan& plan, const plan::HostBuffe
   uint64_t uploadBytes = 0;
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
     const plan::TensorView& view = plan.tensors[r];
-    if (!view.present || hostData[r] == nullptr) continue;
+    if (!view.present || hostData[r] == nullptr || view.totalSizeInBytes == 0) continue;
     work->uploadOffsets[r] = uploadBytes;
     uploadBytes = AlignUp(uploadBytes + view.totalSizeInBytes, kPlacementAlignment);
     const bool output = r == static_cast<uint32_t>(plan::TensorRole::Output);
@@ -55,10 +55,13 @@ Status Stage(ID3D12Device* device, const plan::Plan& plan, const plan::HostBuffe
     tensors[r] = {work->buffers[r].get(), 0, view.totalSizeInBytes};
   }
   const uint64_t outputBytes = plan.tensor(plan::TensorRole::Output).totalSizeInBytes;
+  if (uploadBytes == 0) return Status::Ok();  // every tensor empty: nothing to move
   work->upload = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, uploadBytes, D3D12_RESOURCE_STATE_GENERIC_READ);
-  work->readback =
-      CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, AlignUp(outputBytes, 4), D3D12_RESOURCE_STATE_COPY_DEST);
-  if (!work->upload || !work->readback) return noMemory;
+  if (outputBytes > 0) {
+    work->readback =
+        CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, AlignUp(outputBytes, 4), D3D12_RESOURCE_STATE_COPY_DEST);
+  }
+  if (!work->upload || (outputBytes > 0 && !work->readback)) return noMemory;
   uint8_t* mapped = nullptr;
   if (FAILED(work->upload->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
     return Internal(plan, "mapping the upload buffer failed");
@@ -89,13 +92,15 @@ Status RecordHostWork(D3D12Engine::State& s, const plan::Plan& plan, const HostW
                                           r == outputRole ? D3D12_RESOURCE_STATE_UNORDERED_ACCESS
                                                           : D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
   }
-  list->ResourceBarrier(barrierCount, barriers);
+  if (barrierCount > 0) list->ResourceBarrier(barrierCount, barriers);
   RecordPasses(list, s.pipelines.rootSignature(), work.run);
   ID3D12Resource* output = work.buffers[outputRole].get();
-  const D3D12_RESOURCE_BARRIER toCopy =
-      Transition(output, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
-  list->ResourceBarrier(1, &toCopy);
-  list->CopyBufferRegion(work.readback.get(), 0, output, 0, plan.tensor(plan::TensorRole::Output).totalSizeInBytes);
+  if (output != nullptr) {  // an empty output has nothing to read back
+    const D3D12_RESOURCE_BARRIER toCopy =
+        Transition(output, D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+    list->ResourceBarrier(1, &toCopy);
+    list->CopyBufferRegion(work.readback.get(), 0, output, 0, plan.tensor(plan::TensorRole::Output).totalSizeInBytes);
+  }
   const HRESULT hr = list->Close();
   if (FAILED(hr)) return Internal(plan, "closing the command list failed (" + Hresult(hr) + ")");
   return Status::Ok();
@@ -148,6 +153,7 @@ Status ExecuteOnHostIn(D3D12Engine::State& s, const CompiledOperator& op, const 
   if (!status.ok()) return status;
   status = D3D12Recording(std::make_unique<D3D12Recording::State>(std::move(work->run))).Result();
   if (!status.ok()) return status;  // checked mode: the host output stays untouched
+  if (!work->readback) return Status::Ok();  // an empty output
   uint8_t* results = nullptr;
   if (FAILED(work->readback->Map(0, nullptr, reinterpret_cast<void**>(&results)))) {
     return Internal(plan, "mapping the readback buffer failed");

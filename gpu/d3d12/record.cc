@@ -22,6 +22,7 @@ struct ConstantBlock {
   plan::PassConstants pass;
 };
 constexpr uint64_t kConstantBlockStride = (sizeof(ConstantBlock) + 255) / 256 * 256;
+constexpr uint64_t kPlaceholderBytes = 256;  // one element of any size, in any view format
 
 D3D12_RESOURCE_BARRIER UavBarrier() {
   D3D12_RESOURCE_BARRIER barrier = {};
@@ -146,7 +147,20 @@ Status Prepare(D3D12Engine::State& engine, const plan::Plan& plan, const GpuTens
     return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
   }
   if (!WriteConstants(plan, *run)) return Status(StatusCode::Internal, name + ": D3D12: mapping the constants failed");
-  const std::string error = WriteDescriptors(device, plan, tensors, inPlace, engine.viewElementLimit, run);
+  // An empty tensor (0 bytes, maybe no resource) is viewed as a small buffer of the run's own,
+  // which no kernel reads or writes: views need a resource and at least one element.
+  GpuTensor bound[plan::kTensorRoleCount];
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
+    bound[r] = tensors[r];
+    if (!plan.tensors[r].present || tensors[r].bytes > 0) continue;
+    if (!run->placeholder) {
+      run->placeholder = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, kPlaceholderBytes, D3D12_RESOURCE_STATE_COMMON,
+                                      D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+      if (!run->placeholder) return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
+    }
+    bound[r] = {run->placeholder.get(), 0, 0};
+  }
+  const std::string error = WriteDescriptors(device, plan, bound, inPlace, engine.viewElementLimit, run);
   if (!error.empty()) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   return Status::Ok();
 }
@@ -197,6 +211,7 @@ Status D3D12Recording::Result() const {
     }
     std::memcpy(words, mapped, sizeof words);
     run.statusReadback->Unmap(0, nullptr);
+    if (run.checked && words[0] == GS_BAD_INDEX_MET) return plan::IndicesChangedStatus(run.plan);
     if (run.checked && words[0] != GS_NO_BAD_INDEX) {
       return plan::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
     }

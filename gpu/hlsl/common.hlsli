@@ -168,9 +168,9 @@ uint ExchangeHead(uint e, uint value) {
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 
-// A pass after the validation does nothing when a bad index was found (checked mode) or a
-// scatter's list was too long for the fold (the host then answers Unsupported).
-bool BadIndexFound() { return (P_CHECKED != 0 && status[0] != GS_NO_BAD_INDEX) || status[3] != 0; }
+// A pass after the validation does nothing when a bad index was found or met (checked mode) or
+// a scatter's list was too long for the fold (the host then answers Unsupported).
+bool BadIndexFound() { return (P_CHECKED != GS_UNCHECKED && status[0] != GS_NO_BAD_INDEX) || status[3] != 0; }
 
 // An index element (by element offset in the Indices view) as low and high words, the high
 // word sign-extended for signed 32-bit indices.
@@ -187,7 +187,7 @@ uint2 LoadIndex(uint elementOffset) {
 bool ResolveIndex(uint2 value, uint bound, out uint position) {
   if (P_SIGNED != 0 && value.y == 0xffffffffu) {
     position = value.x + bound;
-    return value.x >= 0u - bound;
+    return bound != 0 && value.x >= 0u - bound;  // -bound .. -1; none when the dim is empty
   }
   position = value.x;
   return value.y == 0 && value.x < bound;

@@ -1,5 +1,7 @@
 // Gathers: one thread per output element (unit and element of its block). Out-of-bounds
-// units give zeros (unchecked mode; checked mode never gets here with one).
+// units give zeros; in checked mode they also mark that a bad index was met, for the
+// validation that follows to place the first one (a failed gather may have written its view),
+// and threads that start after the mark return at once.
 #include "common.hlsli"
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
@@ -11,6 +13,11 @@ void main(uint3 id : SV_DispatchThreadID) {
   UnitOffsets o = SeekUnit(unit);
   uint source;
   Element value = (Element)0;
-  if (IndexedOffset(o, source)) value = LoadInput(source + element);
+  if (IndexedOffset(o, source)) {
+    value = LoadInput(source + element);
+  } else if (P_CHECKED != GS_UNCHECKED) {
+    uint previous;
+    InterlockedMin(status[0], GS_BAD_INDEX_MET, previous);
+  }
   StoreOutput(o.iter + element, value);
 }

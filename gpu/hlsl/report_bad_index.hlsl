@@ -5,7 +5,9 @@
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) {
   uint p = status[0];
-  if (ThreadIndex(id) != 0 || p == GS_NO_BAD_INDEX) return;
+  // No bad index, or one a gather met that the validation did not find again (the indices
+  // changed during the call): nothing to read.
+  if (ThreadIndex(id) != 0 || p >= validation.rank_elementCount.z) return;
   uint offset = 0;
   for (uint d = validation.rank_elementCount.x; d-- > 0;) {
     uint size = LOW(validation.sizes, d);

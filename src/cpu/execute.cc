@@ -7,6 +7,7 @@
 #include "cpu/scatter.h"
 #include "cpu/validate_indices.h"
 #include "gs/cpu.h"
+#include "plan/bad_index.h"
 #include "plan/call_checks.h"
 #include "plan/plan.h"
 
@@ -25,10 +26,7 @@ Status GatherChecked(const plan::Plan& plan, const plan::HostBuffers& bound,
   if (!checked || allInBounds) return Status::Ok();
   const Status status = cpu::ValidateIndices(plan, bound.indices, parallel);
   if (!status.ok() || plan.kernel.unitCount == 0) return status;
-  return Status(StatusCode::InvalidArgument,
-                std::string(OperatorTypeName(plan.op)) +
-                    ": an IndicesTensor element was out of bounds when the gather read it but "
-                    "not when read again: the indices changed during the call");
+  return plan::IndicesChangedStatus(plan);
 }
 
 Status Execute(const plan::Plan& plan, const TensorBindings& bindings,

@@ -23,12 +23,21 @@ Status BadIndexStatus(const Plan& plan, uint64_t position, uint64_t indexBits) {
   const std::string range = plan.indexSigned ? "[-" + std::to_string(bound) + ", " + std::to_string(bound) + ")"
                                              : "[0, " + std::to_string(bound) + ")";
   std::string message = std::string(OperatorTypeName(plan.op)) + ": IndicesTensor element at flat row-major position " +
-                        std::to_string(position) + " is " + IndexText(plan.indexType, indexBits) +
-                        ", outside the valid range " + range + " of a dimension of size " + std::to_string(bound);
+                        std::to_string(position) + " is " + IndexText(plan.indexType, indexBits);
+  // An empty dimension has no valid index at all.
+  message += bound == 0 ? ", but the dimension it indexes has size 0, so no index is valid"
+                        : ", outside the valid range " + range + " of a dimension of size " + std::to_string(bound);
   if (v.tupleSize > 1) {
     message += " (component " + std::to_string(position % v.tupleSize) + " of its index tuple)";
   }
   return Status(StatusCode::InvalidArgument, message);
+}
+
+Status IndicesChangedStatus(const Plan& plan) {
+  return Status(StatusCode::InvalidArgument,
+                std::string(OperatorTypeName(plan.op)) +
+                    ": an IndicesTensor element was out of bounds when the gather read it but "
+                    "not when read again: the indices changed during the call");
 }
 
 }  // namespace gs::plan

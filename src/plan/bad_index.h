@@ -13,4 +13,8 @@ namespace gs::plan {
 // zero-extended to 64 (a 32-bit index in the low half), read as plan.indexType.
 Status BadIndexStatus(const Plan& plan, uint64_t position, uint64_t indexBits);
 
+// A checked gather met a bad index that was not there when the indices were read again: the
+// caller changed them during the call.
+Status IndicesChangedStatus(const Plan& plan);
+
 }  // namespace gs::plan

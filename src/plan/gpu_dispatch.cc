@@ -50,7 +50,7 @@ uint32_t DataKind(DataType type) {
 void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule) {
   for (uint32_t i = 0; i < schedule->passCount; ++i) {
     PassConstants& c = schedule->passes[i].constants;
-    c.checked = options.checked ? 1 : 0;
+    c.checked = options.checked ? GS_CHECKED : GS_UNCHECKED;
     c.reduction = static_cast<uint32_t>(plan.reduction);
     c.index64 = plan.indexSize == 8 ? 1 : 0;
     c.indexSigned = plan.indexSigned ? 1 : 0;
@@ -123,16 +123,30 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     return "more than 2^32 - 2 elements in one tensor";
   }
 
+  // A pass with no thread to run is not dispatched: an empty call dispatches nothing.
   auto add = [&](GpuKernel kernel, uint64_t threads) {
-    schedule->passes[schedule->passCount++] = MakeGpuPass(kernel, static_cast<uint32_t>(threads));
+    if (threads > 0) schedule->passes[schedule->passCount++] = MakeGpuPass(kernel, static_cast<uint32_t>(threads));
   };
-  if (options.checked) {
+  const bool validate = options.checked && plan.validation.elementCount > 0;
+  if (!plan.isScatter) {
+    // Checked gathers validate as they go: the gather marks that it met a bad index, and only
+    // then does the validation read the indices again to place the first one (an empty
+    // output reads none, so there it always runs).
+    add(GpuKernel::Gather, walked);
+    if (validate) {
+      add(GpuKernel::Validate, plan.validation.elementCount);
+      add(GpuKernel::ReportBadIndex, 1);
+    }
+    SetEncodings(plan, options, schedule);
+    if (walked > 0 && validate) schedule->passes[1].constants.checked = GS_CHECKED_IF_MET;
+    return {};
+  }
+  // Scatters stay all or nothing: the validation runs first.
+  if (validate) {
     add(GpuKernel::Validate, plan.validation.elementCount);
     add(GpuKernel::ReportBadIndex, 1);
   }
-  if (!plan.isScatter) {
-    add(GpuKernel::Gather, walked);
-  } else {
+  {
     add(GpuKernel::ClearLists, outputExtent);
     add(GpuKernel::ScatterLink, walked);
     add(GpuKernel::ScatterOrder, walked);

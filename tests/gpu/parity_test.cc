@@ -113,6 +113,8 @@ TEST_F(Parity, CheckedBadIndicesSameError) { Sweep(CaseKind::CheckedBad, 264); }
 TEST_F(Parity, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264); }
 TEST_F(Parity, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 2); }
 TEST_F(Parity, LargeShapes) { Sweep(CaseKind::Large, 8); }
+// Empty tensors, smaller elements indices, empty tuples (what ONNX and PyTorch accept).
+TEST_F(Parity, OnnxShapes) { Sweep(CaseKind::Onnx, 264 * 2); }
 
 TEST_F(Parity, WindowedBasic) { Sweep(CaseKind::Basic, 264, true); }
 TEST_F(Parity, WindowedReductionsWithCollisions) { Sweep(CaseKind::Reduction, 88, true); }
@@ -120,6 +122,7 @@ TEST_F(Parity, WindowedCheckedBadIndicesSameError) { Sweep(CaseKind::CheckedBad,
 TEST_F(Parity, WindowedUncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 132, true); }
 TEST_F(Parity, WindowedInPlaceScatters) { Sweep(CaseKind::InPlace, 88, true); }
 TEST_F(Parity, WindowedLargeShapes) { Sweep(CaseKind::Large, 4, true); }
+TEST_F(Parity, WindowedOnnxShapes) { Sweep(CaseKind::Onnx, 264, true); }
 
 TEST_F(Parity, ViewLimitIsAMultipleOf16UpTo2To27) {
   for (uint64_t bad : {uint64_t{0}, uint64_t{8}, uint64_t{100}, gs::plan::kGpuViewElementLimit + 16}) {

@@ -36,11 +36,20 @@ namespace gs::plan {
 
 // No bad index found (the status word's value before validation).
 #define GS_NO_BAD_INDEX 0xffffffffu
+// A checked gather met a bad index but has not placed it: the validation that follows then
+// runs and puts the first bad flat position in its place (every position is smaller).
+#define GS_BAD_INDEX_MET 0xfffffffeu
+
+// PassConstants::checked: unchecked; checked; or, for the validation after a checked gather,
+// checked only when the gather met a bad index (the indices are read again only then).
+#define GS_UNCHECKED 0
+#define GS_CHECKED 1
+#define GS_CHECKED_IF_MET 2
 
 struct PassConstants {
   GS_QUAD(threadCount,  // threads that do work; the rest of the last group return
           rowWidth,     // threads per dispatch row (groups in X times the group size)
-          checked,      // 1: skip the pass when validation found a bad index
+          checked,      // GS_UNCHECKED, GS_CHECKED or GS_CHECKED_IF_MET
           reduction)    // GS_REDUCTION_*
   GS_QUAD(index64,      // indices are 64-bit (two R32 words each)
           indexSigned,  // negative indices count from the end
