@@ -1,0 +1,127 @@
+// gatherRow, gatherRowStreamed and gatherTupleRow: every element size and index kind, every
+// length up to three blocks and odd ones, outputs and data off the vector alignment, the row
+// layouts the plan makes (last axis, packed strips) and a general one, indices in and out of
+// bounds. The return value says whether every index was in bounds.
+#include "kernel_tester.h"
+
+namespace gs_cpu_test {
+namespace {
+
+struct RowLayout {
+  uint64_t dataStep, indexedStride;  // in elements; stride 0 here means "the row length + 3"
+};
+constexpr RowLayout kLayouts[] = {{0, 1}, {1, 0}, {3, 2}};
+
+class GatherRow : public KernelSetTest {};
+
+// One call of a row kernel against the reference; "" or what went wrong.
+std::string CheckGatherRow(gs::cpu::GatherRowFn row, bool streamed, const gs::cpu::KernelTable& table,
+                           uint32_t e, uint32_t kind, uint64_t n, RowLayout layout, uint64_t shift, Rng& rng) {
+  const uint64_t x = IndexBytes(kind);
+  const uint64_t stride = layout.indexedStride == 0 ? n + 3 : layout.indexedStride;
+  const uint64_t bound = 1 + rng.Below(rng.Below(2) ? 9 : 300);
+  const uint64_t dataElements = (n > 0 ? (n - 1) * layout.dataStep : 0) + (bound - 1) * stride + 1;
+  GuardedBytes data(dataElements * e, shift * e % 64, 0);
+  for (uint64_t b = 0; b < data.size(); ++b) data.data()[b] = static_cast<uint8_t>(rng.Next());
+  GuardedBytes indices(n * x, (shift * x) % 64, 0);
+  const int bad = rng.Below(2) ? 0 : 10;
+  std::vector<uint8_t> expected(n * e, 0);
+  bool allInBounds = true;
+  for (uint64_t j = 0; j < n; ++j) {
+    const int64_t value = IndexValue(rng, kind, bound, bad);
+    StoreIndex(indices.data(), kind, j, value);
+    uint64_t p;
+    if (Resolve(value, kind, bound, &p)) {
+      std::memcpy(&expected[j * e], data.data() + (j * layout.dataStep + p * stride) * e, e);
+    } else {
+      allInBounds = false;
+    }
+  }
+  const std::vector<uint8_t> dataBefore = data.Contents(), indicesBefore = indices.Contents();
+  GuardedBytes out(n * e, (shift * e * 3) % 64, 0xcd);
+  const bool said = row(data.data(), layout.dataStep, stride, bound, indices.data(), out.data(), n);
+  if (streamed) table.streamFence();
+  if (said != allInBounds) return "returned " + std::to_string(said) + " for all-in-bounds " + std::to_string(allInBounds);
+  if (!out.GuardsIntact() || !data.GuardsIntact() || !indices.GuardsIntact()) return "wrote outside a buffer";
+  if (data.Contents() != dataBefore || indices.Contents() != indicesBefore) return "changed an input";
+  if (out.Contents() != expected) return "output differs from the reference";
+  return "";
+}
+
+TEST_P(GatherRow, EveryEntryMatchesTheReference) {
+  Rng rng(17);
+  uint64_t calls = 0;
+  for (uint32_t log2 = 0; log2 < 4; ++log2) {
+    for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
+      for (bool streamed : {false, true}) {
+        const gs::cpu::GatherRowFn row =
+            (streamed ? table().gatherRowStreamed : table().gatherRow)[log2][kind];
+        for (uint64_t n : TestLengths()) {
+          for (const RowLayout& layout : kLayouts) {
+            const uint64_t shift = rng.Below(8);
+            const std::string problem =
+                CheckGatherRow(row, streamed, table(), 1u << log2, kind, n, layout, shift, rng);
+            ++calls;
+            ASSERT_EQ(problem, "") << "element bytes " << (1u << log2) << ", index kind " << kind
+                                   << (streamed ? ", streamed" : "") << ", n " << n << ", data step "
+                                   << layout.dataStep << ", shift " << shift;
+          }
+        }
+      }
+    }
+  }
+  RecordProperty("calls", static_cast<int>(calls));
+}
+
+class GatherTupleRow : public KernelSetTest {};
+
+TEST_P(GatherTupleRow, EveryEntryMatchesTheReference) {
+  Rng rng(29);
+  for (uint32_t log2 = 0; log2 < 4; ++log2) {
+    const uint32_t e = 1u << log2;
+    for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
+      const uint64_t x = IndexBytes(kind);
+      for (uint64_t tuple : {2, 3}) {
+        for (uint64_t n : TestLengths()) {
+          uint64_t bounds[3], strides[3], reach = 1;
+          for (uint64_t c = tuple; c-- > 0;) {
+            bounds[c] = 1 + rng.Below(20);
+            strides[c] = reach;
+            reach *= bounds[c];
+          }
+          GuardedBytes data(reach * e, rng.Below(8) * e % 64, 0);
+          for (uint64_t b = 0; b < data.size(); ++b) data.data()[b] = static_cast<uint8_t>(rng.Next());
+          GuardedBytes indices(n * tuple * x, rng.Below(8) * x % 64, 0);
+          std::vector<uint8_t> expected(n * e, 0);
+          bool allInBounds = true;
+          const int bad = rng.Below(2) ? 0 : 5;
+          for (uint64_t j = 0; j < n; ++j) {
+            uint64_t offset = 0;
+            bool in = true;
+            for (uint64_t c = 0; c < tuple; ++c) {
+              const int64_t value = IndexValue(rng, kind, bounds[c], bad);
+              StoreIndex(indices.data(), kind, j * tuple + c, value);
+              uint64_t p = 0;
+              in = Resolve(value, kind, bounds[c], &p) && in;
+              offset += p * strides[c];
+            }
+            if (in) std::memcpy(&expected[j * e], data.data() + offset * e, e);
+            allInBounds = allInBounds && in;
+          }
+          GuardedBytes out(n * e, rng.Below(8) * e % 64, 0xcd);
+          const bool said = table().gatherTupleRow[log2][kind](data.data(), bounds, strides, tuple,
+                                                               indices.data(), out.data(), n);
+          ASSERT_EQ(said, allInBounds) << "e " << e << " kind " << kind << " tuple " << tuple << " n " << n;
+          ASSERT_TRUE(out.GuardsIntact() && data.GuardsIntact() && indices.GuardsIntact());
+          ASSERT_TRUE(out.Contents() == expected) << "e " << e << " kind " << kind << " tuple " << tuple << " n " << n;
+        }
+      }
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelSets, GatherRow, ::testing::ValuesIn(SupportedSets()), SetName);
+INSTANTIATE_TEST_SUITE_P(KernelSets, GatherTupleRow, ::testing::ValuesIn(SupportedSets()), SetName);
+
+}  // namespace
+}  // namespace gs_cpu_test

@@ -1,0 +1,28 @@
+// streamCopy (+ streamFence): memcpy with non-temporal stores, any length and any alignment of
+// either pointer, nothing written past the destination.
+#include "kernel_tester.h"
+
+namespace gs_cpu_test {
+namespace {
+
+class StreamCopy : public KernelSetTest {};
+
+TEST_P(StreamCopy, CopiesEveryLengthAtEveryAlignment) {
+  Rng rng(67);
+  for (uint64_t n : TestLengths()) {
+    for (uint64_t shift = 0; shift < 64; shift += 7) {
+      GuardedBytes source(n, (shift * 5) % 64, 0);
+      for (uint64_t b = 0; b < n; ++b) source.data()[b] = static_cast<uint8_t>(rng.Next());
+      GuardedBytes destination(n, shift, 0xcd);
+      table().streamCopy(destination.data(), source.data(), n);
+      table().streamFence();
+      ASSERT_TRUE(destination.GuardsIntact() && source.GuardsIntact()) << "n " << n << " shift " << shift;
+      ASSERT_TRUE(destination.Contents() == source.Contents()) << "n " << n << " shift " << shift;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(KernelSets, StreamCopy, ::testing::ValuesIn(SupportedSets()), SetName);
+
+}  // namespace
+}  // namespace gs_cpu_test
