@@ -22,7 +22,7 @@ Status GatherChecked(const plan::Plan& plan, const plan::HostBuffers& bound,
                      const cpu::Parallel& parallel, bool checked) {
   if (plan.kernel.unitCount == 0) cpu::NoteImplementationRun(plan.cpu.implementation);  // nothing to walk
   const bool allInBounds = plan.kernel.unitCount > 0 &&
-                           cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel);
+                           cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel, checked);
   if (!checked || allInBounds) return Status::Ok();
   const Status status = cpu::ValidateIndices(plan, bound.indices, parallel);
   if (!status.ok() || plan.kernel.unitCount == 0) return status;

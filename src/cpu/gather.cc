@@ -89,15 +89,16 @@ struct StripRows {
 // Rows of the last walked dim through the kernel set's row kernel, in strips of columns when
 // the plan packed them.
 bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
-                       uint8_t* output, const Parallel& parallel) {
+                       uint8_t* output, const Parallel& parallel, bool checked) {
   const plan::KernelConstants& k = plan.kernel;
   const plan::RowGeometry& rows = plan.cpu.rows;
   const RowTiling tiling = TileRows(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const KernelTable& kernels = ActiveKernels();
   const bool stream = plan.cpu.streamOutput;
+  // Checked mode: the tracked kernels (they count bad indices as they go).
   const GatherRowFn row = (stream ? kernels.gatherRowStreamed : kernels.gatherRow)
-      [ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+      [checked][ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
   // A row that reads one contiguous data row (last axis): prefetch the next one.
@@ -268,11 +269,11 @@ uint8_t* StripScratch(uint64_t bytes) {
 }
 
 bool RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
-               uint8_t* output, const Parallel& parallel) {
+               uint8_t* output, const Parallel& parallel, bool checked) {
   NoteImplementationRun(plan.cpu.implementation);
   switch (plan.cpu.implementation) {
     case plan::CpuImplementation::GatherElementRows:
-      return GatherElementRows(plan, input, indices, output, parallel);
+      return GatherElementRows(plan, input, indices, output, parallel, checked);
     case plan::CpuImplementation::GatherTupleRows:
       return GatherTupleRows(plan, input, indices, output, parallel);
     case plan::CpuImplementation::GatherBlocks:

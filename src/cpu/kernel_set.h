@@ -28,7 +28,8 @@ bool ForceKernelSet(KernelSet set);
 //   gather:  out[j] = data[j * dataStep + p * indexedStride], or zero when indices[j] is out of
 //            [-bound, bound) (signed) / [0, bound) (unsigned); p is indices[j] resolved.
 //            data[0] must be readable (it is read, and dropped, for an out-of-bounds index).
-//            Returns whether every index of the row was in bounds.
+//            The tracked entries (checked mode) return whether every index of the row was in
+//            bounds; the untracked ones may return true regardless (they keep no count).
 //   scatter: data[j * dataStep + p * indexedStride] = updates[j] for in-bounds j, in order of j.
 using GatherRowFn = bool (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                              uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n);
@@ -53,8 +54,8 @@ using StreamFenceFn = void (*)();
 
 struct KernelTable {
   KernelSet set;
-  GatherRowFn gatherRow[4][4];          // [log2 element size][IndexKind]
-  GatherRowFn gatherRowStreamed[4][4];  // the same, non-temporal stores: end with streamFence
+  GatherRowFn gatherRow[2][4][4];          // [tracked][log2 element size][IndexKind]
+  GatherRowFn gatherRowStreamed[2][4][4];  // the same, non-temporal stores: end with streamFence
   GatherTupleRowFn gatherTupleRow[4][4];
   ScatterRowFn scatterRow[4][4];        // [log2 element size][IndexKind]
   FirstBadFn firstBad[4];               // [IndexKind]

@@ -9,9 +9,10 @@
 namespace gs::cpu {
 
 // Gathers (all four): out[unit] = in[indexed offset], zeros where an index is out of bounds.
-// Returns whether every index the walk read was in bounds.
+// checked: returns whether every index the walk read was in bounds (unchecked: may return true
+// regardless).
 bool RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
-               uint8_t* output, const Parallel& parallel);
+               uint8_t* output, const Parallel& parallel, bool checked);
 
 // Copies the Input view into the Output view (a scatter's first step when not in place).
 void RunStridedCopy(const plan::Plan& plan, const uint8_t* source, uint8_t* destination,

@@ -336,6 +336,54 @@ Status CompileNd(const Rules& rules, const OperatorArgs& args, Plan* plan, WalkB
   return Status::Ok();
 }
 
+// Every tensor has Input's DimensionCount, the indices an index type, and the data tensors
+// Input's DataType.
+Status CheckTensorsAgree(const Rules& rules, const Plan& plan) {
+  const TensorView& input = plan.tensor(TensorRole::Input);
+  const TensorView& indices = plan.tensor(TensorRole::Indices);
+  for (uint32_t r = 1; r < kTensorRoleCount; ++r) {
+    const TensorView& view = plan.tensors[r];
+    if (view.present && view.dimensionCount != input.dimensionCount) {
+      return rules.Fail(std::string(TensorRoleName(static_cast<TensorRole>(r))) +
+                        ".DimensionCount is " + std::to_string(view.dimensionCount) +
+                        " but InputTensor.DimensionCount is " +
+                        std::to_string(input.dimensionCount) +
+                        "; all tensors of the operator must have the same DimensionCount");
+    }
+  }
+  if (!IsIndexType(indices.dataType)) {
+    return rules.Fail(std::string("IndicesTensor.DataType is ") + DataTypeName(indices.dataType) +
+                      "; indices must be INT32, INT64, UINT32 or UINT64");
+  }
+  for (TensorRole role : {TensorRole::Updates, TensorRole::Output}) {
+    const TensorView& view = plan.tensor(role);
+    if (view.present && view.dataType != input.dataType) {
+      return rules.Fail(std::string(TensorRoleName(role)) + ".DataType is " +
+                        DataTypeName(view.dataType) + " but InputTensor.DataType is " +
+                        DataTypeName(input.dataType) + "; they must be equal");
+    }
+  }
+  return Status::Ok();
+}
+
+// An output view must not put two elements on the same bytes (or be too large to prove it).
+Status CheckOutputOverlap(const Rules& rules, const TensorView& output) {
+  const Overlap overlap = FindSelfOverlap(output);
+  if (overlap == Overlap::Found) {
+    return rules.Fail("OutputTensor.Strides " + FormatDims(output.strides, output.dimensionCount) +
+                      " with Sizes " + Dims(output) +
+                      " make two elements share bytes; an output view must not overlap itself");
+  }
+  if (overlap == Overlap::Unproven) {
+    return rules.Fail("OutputTensor.Strides " + FormatDims(output.strides, output.dimensionCount) +
+                      " with Sizes " + Dims(output) + " could not be proven free of overlap within " +
+                      std::to_string(kOverlapSearchSteps) +
+                      " search steps; an output view must not overlap itself (use strides that "
+                      "nest: each larger than the reach of the smaller ones)");
+  }
+  return Status::Ok();
+}
+
 Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   const Rules rules(desc.Type);
   if (static_cast<uint32_t>(desc.Type) > static_cast<uint32_t>(OperatorType::ScatterNd)) {
@@ -364,28 +412,8 @@ Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   const TensorView& indices = plan->tensor(TensorRole::Indices);
   const TensorView& output = plan->tensor(TensorRole::Output);
 
-  for (uint32_t r = 1; r < kTensorRoleCount; ++r) {
-    const TensorView& view = plan->tensors[r];
-    if (view.present && view.dimensionCount != input.dimensionCount) {
-      return rules.Fail(std::string(TensorRoleName(static_cast<TensorRole>(r))) +
-                        ".DimensionCount is " + std::to_string(view.dimensionCount) +
-                        " but InputTensor.DimensionCount is " +
-                        std::to_string(input.dimensionCount) +
-                        "; all tensors of the operator must have the same DimensionCount");
-    }
-  }
-  if (!IsIndexType(indices.dataType)) {
-    return rules.Fail(std::string("IndicesTensor.DataType is ") + DataTypeName(indices.dataType) +
-                      "; indices must be INT32, INT64, UINT32 or UINT64");
-  }
-  for (TensorRole role : {TensorRole::Updates, TensorRole::Output}) {
-    const TensorView& view = plan->tensor(role);
-    if (view.present && view.dataType != input.dataType) {
-      return rules.Fail(std::string(TensorRoleName(role)) + ".DataType is " +
-                        DataTypeName(view.dataType) + " but InputTensor.DataType is " +
-                        DataTypeName(input.dataType) + "; they must be equal");
-    }
-  }
+  Status s = CheckTensorsAgree(rules, *plan);
+  if (!s.ok()) return s;
   plan->dataType = input.dataType;
   plan->elementSize = ElementSizeInBytes(input.dataType);
   plan->indexType = indices.dataType;
@@ -393,7 +421,6 @@ Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   plan->indexSigned = indices.dataType == DataType::Int32 || indices.dataType == DataType::Int64;
 
   WalkBuilder walk;
-  Status s;
   switch (desc.Type) {
     case OperatorType::GatherElements:
     case OperatorType::ScatterElements: s = CompileElements(rules, args, plan, &walk); break;
@@ -404,19 +431,8 @@ Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   }
   if (!s.ok()) return s;
 
-  const Overlap overlap = FindSelfOverlap(output);
-  if (overlap == Overlap::Found) {
-    return rules.Fail("OutputTensor.Strides " + FormatDims(output.strides, output.dimensionCount) +
-                      " with Sizes " + Dims(output) +
-                      " make two elements share bytes; an output view must not overlap itself");
-  }
-  if (overlap == Overlap::Unproven) {
-    return rules.Fail("OutputTensor.Strides " + FormatDims(output.strides, output.dimensionCount) +
-                      " with Sizes " + Dims(output) + " could not be proven free of overlap within " +
-                      std::to_string(kOverlapSearchSteps) +
-                      " search steps; an output view must not overlap itself (use strides that "
-                      "nest: each larger than the reach of the smaller ones)");
-  }
+  s = CheckOutputOverlap(rules, output);
+  if (!s.ok()) return s;
 
   plan->kernel = NormalizeWalk(walk.dims, walk.rank, walk.tuple, walk.tupleSize, walk.tupleStride);
   if (plan->isScatter) plan->copy = NormalizeCopy(input, output);

@@ -9,6 +9,9 @@
 namespace gs::plan {
 namespace {
 
+// Sums of z_d * stride_d reach 2^64 in magnitude: 128-bit arithmetic (a GCC/Clang extension).
+__extension__ using Wide = __int128;
+
 struct Dim {
   uint64_t size, stride;
 };
@@ -22,30 +25,30 @@ class OverlapSearch {
       : dims_(dims), count_(count), maxSteps_(maxSteps) {
     reach_[count] = 0;
     for (uint32_t d = count; d-- > 0;) {
-      reach_[d] = reach_[d + 1] + static_cast<__int128>(dims[d].size - 1) * dims[d].stride;
+      reach_[d] = reach_[d + 1] + static_cast<Wide>(dims[d].size - 1) * dims[d].stride;
     }
   }
 
   Overlap Run() { return Search(0, 0, false); }
 
  private:
-  Overlap Search(uint32_t d, __int128 partial, bool nonzero) {
+  Overlap Search(uint32_t d, Wide partial, bool nonzero) {
     if (++steps_ > maxSteps_) return Overlap::Unproven;
-    const __int128 stride = dims_[d].stride;
-    const __int128 limit = dims_[d].size - 1;
+    const Wide stride = dims_[d].stride;
+    const Wide limit = dims_[d].size - 1;
     if (d + 1 == count_) {
       if (partial % stride != 0) return Overlap::None;
-      const __int128 z = -partial / stride;
+      const Wide z = -partial / stride;
       const bool allowed = nonzero ? (z >= -limit && z <= limit) : (z > 0 && z <= limit);
       return allowed ? Overlap::Found : Overlap::None;
     }
     // partial + z * stride must stay within what the dims after d can cancel.
-    const __int128 rest = reach_[d + 1];
-    __int128 low = nonzero ? -limit : 0, high = limit;
+    const Wide rest = reach_[d + 1];
+    Wide low = nonzero ? -limit : 0, high = limit;
     low = std::max(low, Ceil(-rest - partial, stride));
     high = std::min(high, Floor(rest - partial, stride));
     Overlap result = Overlap::None;
-    for (__int128 z = low; z <= high && result != Overlap::Found; ++z) {
+    for (Wide z = low; z <= high && result != Overlap::Found; ++z) {
       const Overlap here = Search(d + 1, partial + z * stride, nonzero || z != 0);
       if (here == Overlap::Unproven) return here;
       result = here;
@@ -53,13 +56,13 @@ class OverlapSearch {
     return result;
   }
 
-  static __int128 Floor(__int128 a, __int128 b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-  static __int128 Ceil(__int128 a, __int128 b) { return -Floor(-a, b); }
+  static Wide Floor(Wide a, Wide b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+  static Wide Ceil(Wide a, Wide b) { return -Floor(-a, b); }
 
   const Dim* dims_;
   uint32_t count_;
   uint64_t maxSteps_;
-  __int128 reach_[kMaxRank + 1];
+  Wide reach_[kMaxRank + 1];
   uint64_t steps_ = 0;
 };
 
@@ -104,7 +107,9 @@ Overlap FindSelfOverlap(const TensorView& view, uint64_t maxSteps) {
   for (uint32_t d = 0; d < view.dimensionCount; ++d) {
     if (view.sizes[d] > 1) dims[count++] = {view.sizes[d], view.strides[d]};
   }
-  std::sort(dims, dims + count, [](const Dim& a, const Dim& b) { return a.stride < b.stride; });
+  for (uint32_t i = 1; i < count; ++i) {  // insertion sort by stride: at most 8 dims
+    for (uint32_t j = i; j > 0 && dims[j].stride < dims[j - 1].stride; --j) std::swap(dims[j], dims[j - 1]);
+  }
   // Quick sufficient test: sorted by stride, each dim steps past everything the smaller reach.
   uint64_t reach = 0;
   bool disjoint = true;

@@ -29,20 +29,23 @@ namespace {
 // are replaced by zero), then one vector store, non-temporal when kStream. `source(j, &offset)`
 // sets the element that output j reads and says whether its index is in bounds. Measured on
 // rows of 4096 float32 with int64 indices against one store per element: 1.4-1.9x faster
-// (perf/README.md). Returns whether every index was in bounds (checked mode's validation).
-template <class Arch, size_t N, bool kStream, class Source>
+// (perf/README.md). kTrack (checked mode): returns whether every index was in bounds;
+// otherwise true, and the count is not kept (it costs 1-byte rows a fifth of their speed).
+template <class Arch, size_t N, bool kStream, bool kTrack, class Source>
 bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) {
   using W = Word<N>;
   constexpr uint64_t kBlock = 64 / N;
-  bool allInBounds = true;
-  const auto element = [&](uint64_t j) -> W {
+  // Out-of-bounds elements are counted in a register of the loop that loads them (a flag
+  // written through a reference could alias the byte stores and be reloaded every element).
+  const auto element = [&](uint64_t j, uint64_t* bad) -> W {
     uint64_t offset;
     const bool ok = source(j, &offset);
-    allInBounds &= ok;
+    if constexpr (kTrack) *bad += !ok;
     W value;
     std::memcpy(&value, data + (ok ? offset : 0) * N, N);
     return ok ? value : W{0};
   };
+  uint64_t bad = 0;
   uint64_t j = 0;
   // Non-temporal stores need 64-byte aligned blocks: elements one by one up to the first.
   const bool stream = kStream && reinterpret_cast<uintptr_t>(out) % N == 0;
@@ -50,7 +53,7 @@ bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) 
     const uint64_t misaligned = reinterpret_cast<uintptr_t>(out) % 64;
     const uint64_t head = std::min<uint64_t>(n, misaligned == 0 ? 0 : (64 - misaligned) / N);
     for (; j < head; ++j) {
-      const W value = element(j);
+      const W value = element(j, &bad);
       std::memcpy(out + j * N, &value, N);
     }
   }
@@ -60,14 +63,16 @@ bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) 
     alignas(64) uint64_t block[8];
     constexpr uint64_t kPerWord = 8 / N;
     constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+    uint64_t blockBad = 0;
     for (uint64_t w = 0; w < 8; ++w) {
       uint64_t word = 0;
       for (uint64_t l = 0; l < kPerWord; ++l) {
         const uint64_t shift = (kLittleEndian ? l : kPerWord - 1 - l) * 8 * N;
-        word |= static_cast<uint64_t>(element(j + w * kPerWord + l)) << shift;
+        word |= static_cast<uint64_t>(element(j + w * kPerWord + l, &blockBad)) << shift;
       }
       block[w] = word;
     }
+    bad += blockBad;
     if (stream) {
       StoreBlock<Arch, true>(out + j * N, reinterpret_cast<const uint8_t*>(block));
     } else {
@@ -75,10 +80,10 @@ bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) 
     }
   }
   for (; j < n; ++j) {
-    const W value = element(j);
+    const W value = element(j, &bad);
     std::memcpy(out + j * N, &value, N);
   }
-  return allInBounds;
+  return bad == 0;
 }
 
 #if defined(__AVX512F__)
@@ -220,7 +225,7 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
 
 // The two layouts the plan makes most, without multiplies: every output element of the row
 // reads one data row (last axis: step 0, stride 1), and packed strips (step 1).
-template <class Arch, size_t N, typename IndexT, bool kStream>
+template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack>
 bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                const uint8_t* indices, uint8_t* out, uint64_t n) {
 #if defined(__AVX512F__) || defined(__AVX2__)
@@ -243,13 +248,13 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     };
   };
   if (dataStep == 0 && indexedStride == 1) {
-    return GatherBlocks<Arch, N, kStream>(data, out, n, from([](uint64_t, uint64_t p) { return p; }));
+    return GatherBlocks<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }));
   }
   if (dataStep == 1) {
-    return GatherBlocks<Arch, N, kStream>(
+    return GatherBlocks<Arch, N, kStream, kTrack>(
         data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }));
   }
-  return GatherBlocks<Arch, N, kStream>(
+  return GatherBlocks<Arch, N, kStream, kTrack>(
       data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }));
 }
 
@@ -260,7 +265,7 @@ template <class Arch, size_t N, typename IndexT>
 bool GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  return GatherBlocks<Arch, N, false>(data, out, n, [&](uint64_t j, uint64_t* to) {
+  return GatherBlocks<Arch, N, false, true>(data, out, n, [&](uint64_t j, uint64_t* to) {
     uint64_t offset = 0;
     bool all = true;
     for (uint64_t c = 0; c < tupleSize; ++c) {
@@ -408,20 +413,27 @@ uint64_t FirstBad(const uint8_t* indices, uint64_t n, const uint64_t* bounds, ui
   return FirstBadScalar(idx, 0, n, bounds, tupleSize, firstComponent);
 }
 
+// [tracked][log2][IndexKind] of one element size, plain or streamed.
+template <class Arch, size_t N, bool kStream>
+void FillGatherRows(GatherRowFn (&rows)[2][4][4], uint32_t log2) {
+  rows[0][log2][0] = GatherRow<Arch, N, int32_t, kStream, false>;
+  rows[0][log2][1] = GatherRow<Arch, N, int64_t, kStream, false>;
+  rows[0][log2][2] = GatherRow<Arch, N, uint32_t, kStream, false>;
+  rows[0][log2][3] = GatherRow<Arch, N, uint64_t, kStream, false>;
+  rows[1][log2][0] = GatherRow<Arch, N, int32_t, kStream, true>;
+  rows[1][log2][1] = GatherRow<Arch, N, int64_t, kStream, true>;
+  rows[1][log2][2] = GatherRow<Arch, N, uint32_t, kStream, true>;
+  rows[1][log2][3] = GatherRow<Arch, N, uint64_t, kStream, true>;
+}
+
 template <class Arch, KernelSet kSet>
 KernelTable MakeTable() {
   KernelTable t = {};
   t.set = kSet;
   auto fill = [&](auto size, uint32_t log2) {
     constexpr size_t N = decltype(size)::value;
-    t.gatherRow[log2][0] = GatherRow<Arch, N, int32_t, false>;
-    t.gatherRow[log2][1] = GatherRow<Arch, N, int64_t, false>;
-    t.gatherRow[log2][2] = GatherRow<Arch, N, uint32_t, false>;
-    t.gatherRow[log2][3] = GatherRow<Arch, N, uint64_t, false>;
-    t.gatherRowStreamed[log2][0] = GatherRow<Arch, N, int32_t, true>;
-    t.gatherRowStreamed[log2][1] = GatherRow<Arch, N, int64_t, true>;
-    t.gatherRowStreamed[log2][2] = GatherRow<Arch, N, uint32_t, true>;
-    t.gatherRowStreamed[log2][3] = GatherRow<Arch, N, uint64_t, true>;
+    FillGatherRows<Arch, N, false>(t.gatherRow, log2);
+    FillGatherRows<Arch, N, true>(t.gatherRowStreamed, log2);
     t.gatherTupleRow[log2][0] = GatherTupleRow<Arch, N, int32_t>;
     t.gatherTupleRow[log2][1] = GatherTupleRow<Arch, N, int64_t>;
     t.gatherTupleRow[log2][2] = GatherTupleRow<Arch, N, uint32_t>;
