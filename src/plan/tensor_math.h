@@ -16,8 +16,15 @@ inline bool CheckedAdd(uint64_t a, uint64_t b, uint64_t* sum) {
   return !__builtin_add_overflow(a, b, sum);
 }
 
-// Product of the sizes. False on 64-bit overflow.
+// Product of the sizes (0 for an empty tensor, however large its other sizes). False on
+// 64-bit overflow.
 inline bool ElementCount(const uint32_t* sizes, uint32_t count, uint64_t* product) {
+  for (uint32_t i = 0; i < count; ++i) {
+    if (sizes[i] == 0) {
+      *product = 0;
+      return true;
+    }
+  }
   uint64_t result = 1;
   for (uint32_t i = 0; i < count; ++i) {
     if (!CheckedMultiply(result, sizes[i], &result)) return false;

@@ -49,11 +49,14 @@ bool ReadTensor(const gs::TensorDesc* desc, Tensor* t) {
   t->rank = desc->DimensionCount;
   t->sizes.assign(desc->Sizes, desc->Sizes + t->rank);
   t->strides.assign(t->rank, 0);
-  // Packed strides are suffix products; with >2^64 elements the desc is rejected anyway.
+  // Packed strides are suffix products; with >2^64 elements the desc is rejected. An empty
+  // tensor has no element, however large its other sizes (its strides are never used).
+  bool empty = false;
+  for (uint64_t size : t->sizes) empty = empty || size == 0;
   u128 packed = 1;
   for (uint32_t d = t->rank; d-- > 0;) {
     t->strides[d] = desc->Strides ? desc->Strides[d] : static_cast<uint64_t>(packed);
-    packed *= t->sizes[d];
+    packed = empty ? 0 : packed * t->sizes[d];
     if (packed > kMax64) return false;  // the element count overflows 64 bits
   }
   t->elements = packed;
