@@ -1,6 +1,6 @@
-// Scatters whose updates all land on a few elements: the D3D12 path must give the CPU
-// engine's bytes (last update in row-major order wins; reductions folded in row-major order),
-// with thousands of updates per destination.
+// Scatters whose updates all land on a few elements: the D3D12 path and the CPU engine must
+// both give the independent reference's bytes (last update in row-major order wins; reductions
+// folded in row-major order), with thousands of updates per destination.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -9,6 +9,7 @@
 #include "gpu_test_environment.h"
 #include "gs/gs.h"
 #include "plan/gpu_dispatch.h"
+#include "reference.h"
 
 namespace {
 
@@ -17,9 +18,23 @@ struct Result {
   std::vector<uint8_t> output;
 };
 
+// The reference's output of a compiled-from desc on the same buffers (it shares no code with
+// the engines).
+std::vector<uint8_t> ReferenceOutput(const gs::OperatorDesc& desc, const void* input, const void* indices,
+                                     const void* updates, size_t outputBytes) {
+  std::vector<uint8_t> output(outputBytes, 0xcd);
+  std::string error;
+  const bool ok = gs_reference::RunReference(
+      desc, {static_cast<const uint8_t*>(input), static_cast<const uint8_t*>(indices),
+             static_cast<const uint8_t*>(updates), output.data()},
+      gs::IndexChecking::Checked, &error);
+  EXPECT_TRUE(ok) << error;
+  return output;
+}
+
 // ScatterElements on 1-D tensors: `destinations` output elements, `updates` updates, update i
-// goes to element i % destinations. Returns the CPU's and the GPU's output. viewLimit: the
-// engine's view windows for the run (elements).
+// goes to element i % destinations. Returns the CPU's and the GPU's output, each checked
+// against the reference. viewLimit: the engine's view windows for the run (elements).
 template <typename T>
 void RunBoth(gs::DataType type, gs::Reduction reduction, uint32_t destinations,
              const std::vector<T>& updateValues, Result* cpu, Result* gpu,
@@ -57,6 +72,10 @@ void RunBoth(gs::DataType type, gs::Reduction reduction, uint32_t destinations,
     }
     ASSERT_TRUE(result->status.ok()) << result->status.message();
   }
+  const std::vector<uint8_t> expected = ReferenceOutput({gs::OperatorType::ScatterElements, &scatter}, input.data(),
+                                                        index.data(), updateValues.data(), destinations * sizeof(T));
+  EXPECT_TRUE(cpu->output == expected) << "the CPU engine differs from the reference";
+  EXPECT_TRUE(gpu->output == expected) << "the D3D12 path differs from the reference";
 }
 
 TEST(ScatterDuplicates, LastUpdateWinsAmongThousands) {
@@ -195,6 +214,10 @@ void CheckArithmetic(gs::DataType type, gs::Reduction reduction) {
     }
     ASSERT_TRUE(status.ok()) << status.message();
   }
+  const std::vector<uint8_t> expected = ReferenceOutput({gs::OperatorType::ScatterElements, &scatter}, input.data(),
+                                                        indices.data(), updates.data(), kCount * sizeof(Bits));
+  EXPECT_EQ(std::memcmp(cpu.data(), expected.data(), expected.size()), 0)
+      << gs::DataTypeName(type) << " " << gs::ReductionName(reduction) << ": the CPU engine differs from the reference";
   std::vector<uint32_t> updateOf(kCount);  // which update lands on each element
   for (uint32_t i = 0; i < kCount; ++i) updateOf[(indices[i] + static_cast<int64_t>(kCount)) % kCount] = i;
   for (uint32_t x = 0; x < kCount; ++x) {

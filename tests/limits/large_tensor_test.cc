@@ -48,9 +48,17 @@ class LargeTensor : public ::testing::Test {
   static inline uint8_t* data_ = nullptr;
 };
 
-TEST_F(LargeTensor, PatternIsWhatTheCheckExpects) {
-  for (uint64_t f : {uint64_t{0}, uint64_t{4095}, uint64_t{1} << 32, kBytes - 1}) {
+// The checks below can only catch an offset truncated to 32 bits if the byte there differs
+// from the byte at the truncated offset: true of the formula for every position past 4 GiB
+// (the high part adds a nonzero multiple of 0x3b below 256), and of the buffer as filled.
+TEST_F(LargeTensor, TruncatedOffsetsReadOtherBytes) {
+  for (uint64_t f : {Flat(4, kColumns - 1), Flat(4, 0), Flat(4, 123456789), uint64_t{1} << 32,
+                     (uint64_t{1} << 32) + 4095, kBytes - 1}) {
+    const uint64_t truncated = f & 0xffffffffu;
+    EXPECT_NE(PatternAt(f), PatternAt(truncated)) << f;
     EXPECT_EQ(data_[f], PatternAt(f)) << f;
+    EXPECT_EQ(data_[truncated], PatternAt(truncated)) << truncated;
+    EXPECT_NE(data_[f], data_[truncated]) << f;
   }
 }
 
