@@ -6,7 +6,20 @@
 #include "gs/compiled_operator.h"
 #include "gs/status.h"
 
-#include <oneapi/tbb/task_arena.h>
+// oneTBB's task_arena, declared as oneTBB 2021 declares it (tbb::task_arena names
+// tbb::detail::d1::task_arena), so that this header, and a consumer of gs::d3d12 that never
+// runs on the CPU, needs no oneTBB header. A caller that passes an arena includes
+// <oneapi/tbb/task_arena.h> itself.
+namespace tbb {
+namespace detail {
+namespace d1 {
+class task_arena;
+}  // namespace d1
+}  // namespace detail
+inline namespace v1 {
+using detail::d1::task_arena;
+}  // namespace v1
+}  // namespace tbb
 
 namespace gs {
 
