@@ -247,6 +247,13 @@ Buffer::Buffer(size_t bytes) : size_(bytes) {
   for (size_t i = 0; i < rounded; i += page) bytes_ptr[i] = 0;
 }
 
+gs::CpuExecuteOptions CpuOptions(bool checked, int threads) {
+  gs::CpuExecuteOptions options;
+  options.Checking = checked ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked;
+  options.ThreadCount = threads;
+  return options;
+}
+
 std::unique_ptr<Prepared> Prepare(const Case& c, const std::string& variant) {
   auto p = std::make_unique<Prepared>();
   const SuiteDesc d = ReadDesc(c.spec);

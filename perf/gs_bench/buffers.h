@@ -36,6 +36,8 @@ struct Prepared {
   Buffer input, indices, updates, output;
 };
 
+gs::CpuExecuteOptions CpuOptions(bool checked, int threads);
+
 // Throws std::runtime_error on a suite entry it cannot read; a desc gs rejects sets error.
 std::unique_ptr<Prepared> Prepare(const Case& c, const std::string& variant);
 

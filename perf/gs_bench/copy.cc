@@ -1,17 +1,13 @@
 #include "copy.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
-#include <utility>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
-
-#include "buffers.h"
 
 namespace gs_bench {
 
@@ -56,27 +52,15 @@ tbb::task_arena* ArenaFor(int threads) {
   return a.get();
 }
 
-double CopyBytesPerSecond(uint64_t total_bytes, int threads, int repetitions) {
-  static std::map<std::pair<uint64_t, int>, double> cache;
-  auto key = std::make_pair(total_bytes, threads);
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  const size_t half = static_cast<size_t>(total_bytes / 2);
-  Buffer src(half), dst(half);
-  std::memset(src.data(), 0x5a, half);
-  tbb::task_arena* arena = ArenaFor(threads);
-  ParallelCopy(dst.data(), src.data(), half, threads, arena);  // warm-up
-  std::vector<double> rates;
-  for (int r = 0; r < repetitions; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    ParallelCopy(dst.data(), src.data(), half, threads, arena);
-    auto t1 = std::chrono::steady_clock::now();
-    double s = std::chrono::duration<double>(t1 - t0).count();
-    rates.push_back(static_cast<double>(2 * half) / s);
-  }
-  double bps = Median(rates);
-  cache[key] = bps;
-  return bps;
+CopyBaseline::CopyBaseline(uint64_t total_bytes)
+    : total_bytes_(total_bytes),
+      src_(static_cast<size_t>(total_bytes / 2)),
+      dst_(static_cast<size_t>(total_bytes / 2)) {
+  std::memset(src_.data(), 0x5a, src_.size());
+}
+
+void CopyBaseline::Run(int threads) {
+  ParallelCopy(dst_.data(), src_.data(), src_.size(), threads, ArenaFor(threads));
 }
 
 }  // namespace gs_bench

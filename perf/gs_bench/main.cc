@@ -18,6 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include "cpu/kernel_set.h"  // internal: which kernel set the engine chose, for the context
+#include "counts.h"
 #include "register.h"
 #include "suite.h"
 
@@ -124,6 +125,8 @@ void PrintHelp() {
       "                 and a device is there (lavapipe, a software GPU, takes seconds a row)\n"
       "  --threads=N,.. the CPU rows' thread counts (default 1,2), e.g. 1,2,4,8,16; the copy\n"
       "                 baseline of each row uses the same count\n"
+      "  --valgrind-calls=N  count mode, under valgrind --tool=callgrind: N calls per CPU\n"
+      "                 benchmark between client requests, no timing (perf/dashboard/gs_counts.py)\n"
       "  --help         this text, then Google Benchmark's help\n"
       "\n"
       "Benchmarks: <case>[/<variant>]/cpu/<checked|unchecked>/threads:<n>\n"
@@ -144,6 +147,8 @@ struct CommandLine {
   std::vector<char*> args;  // for benchmark::Initialize
   bool help = false;
   std::string format = "console", out_format = "json", out_file;
+  std::string filter;    // --benchmark_filter, read by count mode too
+  int valgrind_calls = 0;  // --valgrind-calls: count mode (counts.h)
   bool color = isatty(STDOUT_FILENO) != 0;
 };
 
@@ -161,6 +166,12 @@ bool ParseGsBenchFlag(const std::string& a, CommandLine* cl) {
     }
     cl->options.cpu = b != "d3d12";
     cl->options.d3d12 = b != "cpu";
+  } else if (a.rfind("--valgrind-calls=", 0) == 0) {
+    cl->valgrind_calls = std::atoi(a.c_str() + 17);
+    if (cl->valgrind_calls < 1 || cl->valgrind_calls > 1000) {
+      std::fprintf(stderr, "gs-bench: --valgrind-calls wants 1 to 1000 calls, not %s\n", a.c_str() + 17);
+      return false;
+    }
   } else if (a.rfind("--threads=", 0) == 0) {
     if (!ParseThreadList(a.substr(10), &cl->options.threads)) {
       std::fprintf(stderr, "gs-bench: --threads wants thread counts from 1 to 1024 separated by commas (1,2,4), not %s\n",
@@ -173,7 +184,7 @@ bool ParseGsBenchFlag(const std::string& a, CommandLine* cl) {
 
 bool IsGsBenchFlag(const std::string& a) {
   return a.rfind("--suite=", 0) == 0 || a == "--short" || a.rfind("--backend=", 0) == 0 ||
-         a.rfind("--threads=", 0) == 0;
+         a.rfind("--threads=", 0) == 0 || a.rfind("--valgrind-calls=", 0) == 0;
 }
 
 // Google Benchmark's flags that gs-bench reads too (formats, output file, min time).
@@ -183,6 +194,7 @@ void NoteBenchmarkFlag(const std::string& a, CommandLine* cl) {
   if (a.rfind("--benchmark_format=", 0) == 0) cl->format = a.substr(19);
   if (a.rfind("--benchmark_out_format=", 0) == 0) cl->out_format = a.substr(23);
   if (a.rfind("--benchmark_out=", 0) == 0) cl->out_file = a.substr(16);
+  if (a.rfind("--benchmark_filter=", 0) == 0) cl->filter = a.substr(19);
   if (a == "--benchmark_color=false" || a == "--benchmark_color=no") cl->color = false;
 }
 
@@ -202,17 +214,18 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl) {
   return true;
 }
 
-// The machine and build, in the JSON's context (the dashboard's series key on these).
-void AddContext(const CommandLine& cl) {
-  benchmark::AddCustomContext("cpu_model", CpuModel());
-  benchmark::AddCustomContext("cores", std::to_string(std::thread::hardware_concurrency()));
-  benchmark::AddCustomContext("gs_version", GS_VERSION_STRING);
-  benchmark::AddCustomContext("gs_git_commit", GS_GIT_COMMIT);
-  benchmark::AddCustomContext("kernel_set", gs::cpu::KernelSetName(gs::cpu::ActiveKernelSet()));
-  benchmark::AddCustomContext("llc_bytes", std::to_string(gs::cpu::LastLevelCacheBytes()));
-  benchmark::AddCustomContext("huge_pages", HugePageMode());
-  benchmark::AddCustomContext("suite", cl.suite_path);
-  benchmark::AddCustomContext("gs_bench_mode", cl.options.short_mode ? "short" : "full");
+// The machine and build, in the JSON's context (the dashboard's series key on the machine's).
+std::vector<std::pair<std::string, std::string>> Context(const CommandLine& cl) {
+  return {{"cpu_model", CpuModel()},
+          {"cores", std::to_string(std::thread::hardware_concurrency())},
+          {"gs_version", GS_VERSION_STRING},
+          {"gs_git_commit", GS_GIT_COMMIT},
+          {"kernel_set", gs::cpu::KernelSetName(gs::cpu::ActiveKernelSet())},
+          {"llc_bytes", std::to_string(gs::cpu::LastLevelCacheBytes())},
+          {"huge_pages", HugePageMode()},
+          {"suite", cl.suite_path},
+          {"gs_bench_mode", cl.valgrind_calls > 0 ? "valgrind"
+                            : cl.options.short_mode ? "short" : "full"}};
 }
 
 }  // namespace
@@ -233,7 +246,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gs-bench: %s\n", e.what());
     return 1;
   }
-  AddContext(cl);
+  if (cl.valgrind_calls > 0) {
+    return gs_bench::CountCalls(cases, cl.options, cl.valgrind_calls, cl.filter, Context(cl));
+  }
+  for (const auto& [key, value] : Context(cl)) benchmark::AddCustomContext(key, value);
   gs_bench::RegisterBenchmarks(cases, cl.options);
 
   BareNameReporter display(MakeReporter(cl.format, cl.color));
