@@ -100,6 +100,15 @@ def count(gs_bench, suite, calls, threads, bench_filter, valgrind="valgrind"):
         else:
             out.update(per_call(counts[name], calls))
         rows.append(out)
+    # The machine is the host's, as gs-bench sees it natively (under valgrind the CPU reports
+    # valgrind's features): the count mode with no benchmark selected prints only the context.
+    native = subprocess.run([gs_bench, "--suite=" + suite, "--valgrind-calls=1",
+                             "--benchmark_filter=^$"], stdout=subprocess.PIPE, text=True)
+    for key in ("kernel_set", "llc_bytes"):
+        doc["context"]["valgrind_" + key] = doc["context"].get(key)
+    doc["context"].update(json.loads(native.stdout)["context"])
+    doc["context"]["gs_bench_mode"] = "valgrind"
+    doc["context"]["calls_per_benchmark"] = calls
     doc["context"]["valgrind_caches"] = " ".join(CACHES)
     doc["context"]["valgrind_version"] = subprocess.run(
         [valgrind, "--version"], stdout=subprocess.PIPE, text=True).stdout.strip()

@@ -24,7 +24,7 @@ std::string CountOne(const std::string& name, const Prepared& p, const std::stri
   const gs::CpuExecuteOptions options = CpuOptions(checked, threads);
   gs::Status st = gs::ExecuteOnCpu(p.op, p.bindings, options);  // warm-up: caches, first touch
   if (!st.ok()) return st.message();
-  PlantedSlowdown planted(case_name);
+  PlantedSlowdown planted(case_name, name);
 #ifdef GS_BENCH_HAS_CALLGRIND
   CALLGRIND_ZERO_STATS;
   CALLGRIND_TOGGLE_COLLECT;

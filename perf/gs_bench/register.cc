@@ -98,7 +98,7 @@ void RunCase(benchmark::State& state, const Case* c, const std::string& variant,
     return;
   }
   copy->Run(threads);
-  PlantedSlowdown planted(c->name);
+  PlantedSlowdown planted(c->name, BenchmarkName(*c, variant, "cpu", checked, threads));
   std::vector<double> ratios, copy_seconds;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
