@@ -34,8 +34,9 @@ namespace {
 
 using gs_bench::Options;
 
-// Google Benchmark appends "/real_time" (UseRealTime) and "/min_time:..." to the names; the
-// suite's contract is the bare name, so the reporters see the runs without those parts.
+// Google Benchmark appends "/manual_time" (UseManualTime), "/min_time:..." and "/iterations:..."
+// to the names; the suite's contract is the bare name, so the reporters see the runs without
+// those parts.
 class BareNameReporter : public benchmark::BenchmarkReporter {
  public:
   explicit BareNameReporter(std::unique_ptr<benchmark::BenchmarkReporter> inner)
@@ -50,6 +51,7 @@ class BareNameReporter : public benchmark::BenchmarkReporter {
     for (Run& r : bare) {
       r.run_name.time_type.clear();
       r.run_name.min_time.clear();
+      r.run_name.iterations.clear();
     }
     inner_->ReportRuns(bare);
   }
