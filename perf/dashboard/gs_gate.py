@@ -9,9 +9,19 @@ comparison tool (compare.py's gbench package, Debian's libbenchmark-tools) then 
 two runs benchmark by benchmark with its Mann-Whitney U test.
 
 A benchmark regresses when its median normalised time grew by more than --tolerance AND the
-U test calls the difference significant (p < --alpha). Exit status: 0 no regression,
-1 at least one regression, 2 bad input (unreadable file, no common benchmark, too few
-repetitions, compare.py not found).
+U test calls the difference significant (p < --alpha).
+
+gs-counts runs (gs_counts.py: instructions and simulated cache misses per call under
+callgrind) are gated on the deterministic metric instead: one run of each suffices, since the
+same build gives the same counts; a benchmark regresses when its --metric (instructions per
+call by default) grew by more than --tolerance (default 2%). No statistics: the counts do not
+move between runs of the same build.
+
+Both runs must come from the same machine (cpu model, cores, kernel set, last-level cache:
+history.machine_of); --allow-other-machine compares runs of two machines anyway.
+
+Exit status: 0 no regression, 1 at least one regression, 2 bad input (unreadable file, no
+common benchmark, too few repetitions, runs of two machines, compare.py not found).
 """
 
 import argparse
@@ -29,6 +39,10 @@ DEFAULT_TOOLS = "/usr/share/benchmark"  # where libbenchmark-tools puts compare.
 MIN_REPETITIONS = 4
 # compare.py prints integers; normalised times (about 1 to 100) are shown in thousandths.
 SCALE = 1000.0
+WALL_TOLERANCE = 0.25
+COUNT_TOLERANCE = 0.02
+COUNT_METRICS = {"instructions": "instructions_per_call", "ll_misses": "ll_misses_per_call",
+                 "est_cycles": "est_cycles_per_call"}
 
 
 class GateError(Exception):
@@ -50,6 +64,87 @@ def load(path):
             return json.load(f)
     except (OSError, ValueError) as e:
         raise GateError("%s: %s" % (path, e)) from None
+
+
+def is_counts(doc):
+    """Whether doc is a gs-counts run (deterministic counts) rather than a timed one."""
+    return any("instructions_per_call" in r for r in history.iteration_rows(doc))
+
+
+def check_machines(baseline, contender, allow_other_machine):
+    """Refuses (GateError) to compare runs of two machines unless allowed; returns a note."""
+    old = history.machine_of(baseline.get("context", {}))
+    new = history.machine_of(contender.get("context", {}))
+    if old == new:
+        return "machine: %s" % history.machine_label(new)
+    if not allow_other_machine:
+        raise GateError("the runs come from two machines: baseline on %s, contender on %s "
+                        "(a change of host is not a regression; --allow-other-machine compares "
+                        "them anyway)" % (history.machine_label(old), history.machine_label(new)))
+    return "machines differ (--allow-other-machine): baseline %s, contender %s" % (
+        history.machine_label(old), history.machine_label(new))
+
+
+def count_verdicts(baseline, contender, counter, tolerance):
+    """[(name, old, new, change, verdict)] of the benchmarks both count runs have."""
+    def values(doc):
+        return {r.get("run_name", r["name"]): r[counter] for r in history.iteration_rows(doc)
+                if counter in r}
+    old, new = values(baseline), values(contender)
+    rows = []
+    for name in [n for n in new if n in old]:
+        change = new[name] / old[name] - 1 if old[name] else 0.0
+        verdict = ("REGRESSION" if change > tolerance
+                   else "improvement" if change < -tolerance else "ok")
+        rows.append((name, old[name], new[name], change, verdict))
+    return rows
+
+
+def gate_counts(baseline, contender, metric, tolerance, out=None):
+    """The gate on the deterministic metric; prints the verdicts, returns the regressions."""
+    out = out or sys.stdout
+    counter = COUNT_METRICS[metric]
+    rows = count_verdicts(baseline, contender, counter, tolerance)
+    if not rows:
+        raise GateError("the two count runs have no benchmark with %s in common" % counter)
+    print("verdicts on %s (deterministic: regression when it grew by more than %.1f%%):"
+          % (counter, 100 * tolerance), file=out)
+    for name, old, new, change, verdict in rows:
+        print("%-11s %s: %+.2f%% %s (%.0f -> %.0f)" % (verdict, name, 100 * change, counter, old, new),
+              file=out)
+    regressions = [r[0] for r in rows if r[4] == "REGRESSION"]
+    print("\n%d regression(s) in %d benchmark(s) compared" % (len(regressions), len(rows)), file=out)
+    return regressions
+
+
+def band_verdicts(baseline, contender, tolerance):
+    """The report's verdict for timed runs too short for the U test (fewer than
+    MIN_REPETITIONS repetitions): [(name, old, new, change, verdict)] on the normalised time
+    1 / copy_ratio; a regression needs a change beyond tolerance AND the two runs' noise bands
+    (copy_ratio_min..copy_ratio_max) apart, else a change beyond tolerance is "noisy"."""
+    def rows(doc):
+        grouped = {}
+        for r in history.iteration_rows(doc):
+            if r.get("copy_ratio"):
+                grouped.setdefault(r.get("run_name", r["name"]), []).append(r)
+        return {name: (statistics.median(x["copy_ratio"] for x in rs),
+                       min(x.get("copy_ratio_min", x["copy_ratio"]) for x in rs),
+                       max(x.get("copy_ratio_max", x["copy_ratio"]) for x in rs))
+                for name, rs in grouped.items()}
+    old, new = rows(baseline), rows(contender)
+    result = []
+    for name in [n for n in new if n in old]:
+        (o, o_low, o_high), (n, n_low, n_high) = old[name], new[name]
+        change = o / n - 1  # of the normalised time, 1 / copy_ratio
+        apart = n_high < o_low or n_low > o_high
+        if abs(change) <= tolerance:
+            verdict = "ok"
+        elif not apart:
+            verdict = "noisy"
+        else:
+            verdict = "REGRESSION" if change > 0 else "improvement"
+        result.append((name, 1 / o, 1 / n, change, verdict))
+    return result
 
 
 def normalised(doc):
@@ -122,20 +217,34 @@ def gate(baseline, contender, alpha, tolerance, report, out=None):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("baseline", help="baseline run (Google Benchmark JSON, with repetitions)")
+    parser.add_argument("baseline", help="baseline run (Google Benchmark JSON, with repetitions; "
+                                         "or a gs-counts run)")
     parser.add_argument("contender", help="the run to judge (same format)")
     parser.add_argument("--alpha", type=float, default=0.05,
                         help="significance level of the U test (default 0.05)")
-    parser.add_argument("--tolerance", type=float, default=0.25,
-                        help="largest growth of the median normalised time that is not a "
-                             "regression, as a fraction (default 0.25: 25%%)")
+    parser.add_argument("--tolerance", type=float, default=None,
+                        help="largest growth that is not a regression, as a fraction (default "
+                             "%g: %d%%%% of the median normalised time; for count runs %g)"
+                             % (WALL_TOLERANCE, 100 * WALL_TOLERANCE, COUNT_TOLERANCE))
+    parser.add_argument("--metric", choices=sorted(COUNT_METRICS), default="instructions",
+                        help="count runs: the counter gated (default instructions per call)")
+    parser.add_argument("--allow-other-machine", action="store_true",
+                        help="compare runs from two machines (refused by default)")
     parser.add_argument("--tools", default=os.environ.get("GS_BENCHMARK_TOOLS", DEFAULT_TOOLS),
                         help="folder holding compare.py and gbench/ (default %s)" % DEFAULT_TOOLS)
     args = parser.parse_args(argv)
     try:
-        report = import_gbench(args.tools)
-        regressions = gate(load(args.baseline), load(args.contender), args.alpha, args.tolerance,
-                           report)
+        baseline, contender = load(args.baseline), load(args.contender)
+        if is_counts(baseline) != is_counts(contender):
+            raise GateError("one run is a gs-counts run and the other a timed run: nothing to compare")
+        print(check_machines(baseline, contender, args.allow_other_machine))
+        if is_counts(baseline):
+            tolerance = COUNT_TOLERANCE if args.tolerance is None else args.tolerance
+            regressions = gate_counts(baseline, contender, args.metric, tolerance)
+        else:
+            tolerance = WALL_TOLERANCE if args.tolerance is None else args.tolerance
+            report = import_gbench(args.tools)
+            regressions = gate(baseline, contender, args.alpha, tolerance, report)
     except GateError as e:
         print("gs-gate: %s" % e, file=sys.stderr)
         return 2

@@ -4,9 +4,13 @@
   gs_report.py --runs perf/results/runs --out build/release/perf/report
 
 Writes OUT/index.html, one file: every plot is a PNG inlined as a data: URL, no script, no
-network at view time. Sections: each benchmark's throughput and ratio to copy across runs,
-CPU against D3D12, the library against its peers (numpy, torch, onnxruntime) and thread
-scaling. The page's <body data-plots="N"> says how many plots it holds.
+network at view time. One section per machine (<section class="machine" data-machine=...>:
+runs of two machines are never drawn on one line): its latest gs-bench run against the run
+before it (the baseline), a table with the change and the gate's verdict per benchmark, then
+each case's throughput and ratio to copy across that machine's runs with the noise band of
+copy_ratio (the spread of its per-pair ratios); the same for its gs-counts runs on the
+deterministic metric. Then CPU against D3D12, the library against its peers (numpy, torch,
+onnxruntime) and thread scaling. The page's <body data-plots="N"> says how many plots it holds.
 """
 
 import argparse
@@ -23,6 +27,7 @@ matplotlib.use("Agg")  # files only, no display
 import matplotlib.pyplot as plt  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gs_gate  # noqa: E402
 import history  # noqa: E402
 
 PEERS = ("torch", "numpy", "onnxruntime")
@@ -68,11 +73,12 @@ def series_label(result):
 
 
 def history_section(page, bench_runs):
-    page.text("h2", "Throughput and ratio to copy across runs")
+    page.text("h3", "Throughput and ratio to copy across this machine's runs")
     page.text("p", "One figure per case: GB/s (1e9 bytes of the suite's effective bytes per "
-                   "second) and copy_ratio (gs's bytes/s over a plain copy's, measured in the "
-                   "same run: 1.0 is memcpy speed; it moves less with the machine than GB/s "
-                   "does), one line per backend, checking mode and thread count.")
+                   "second) and copy_ratio (gs's bytes/s over a copy of the same bytes timed "
+                   "between its calls: 1.0 is memcpy speed; it moves less with the machine than "
+                   "GB/s does), one line per backend, checking mode and thread count; the shaded "
+                   "band is copy_ratio's spread (min to max over the run's pairs and repetitions).")
     labels = [run.when.strftime("%m-%d %H:%M") + "\n" + run.host for run in bench_runs]
     # At most 8 labelled runs, the first and the last among them.
     step = max(1, -(-(len(labels) - 1) // 7))
@@ -91,8 +97,14 @@ def history_section(page, bench_runs):
             for label in sorted(series):
                 points = [(i, r[counter]) for i, r in series[label] if counter in r]
                 if points:
-                    ax.plot([p[0] for p in points], [p[1] for p in points], marker="o",
-                            markersize=3, label=label)
+                    line, = ax.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+                                    markersize=3, label=label)
+                band = [(i, r["copy_ratio_min"], r["copy_ratio_max"]) for i, r in series[label]
+                        if counter == "copy_ratio" and "copy_ratio_min" in r]
+                if points and band:
+                    ax.fill_between([b[0] for b in band], [b[1] for b in band],
+                                    [b[2] for b in band], color=line.get_color(), alpha=0.15,
+                                    linewidth=0)
             ax.set_title(title, fontsize=9)
             ax.set_ylim(bottom=0)
             ax.set_xlim(-0.5, len(labels) - 0.5)
@@ -103,7 +115,8 @@ def history_section(page, bench_runs):
         if axes[1].get_legend_handles_labels()[0]:  # no copy_ratio in any run: no legend
             axes[1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
         fig.suptitle(key, fontsize=10)
-        page.figure(fig, "%s: GB/s and ratio to copy, %d run(s)" % (key, len(bench_runs)))
+        page.figure(fig, "%s: GB/s and ratio to copy, %d run(s) of %s"
+                    % (key, len(bench_runs), history.machine_label(bench_runs[-1].machine)))
 
 
 def grouped_bars(ax, groups, bars, values, ylabel):
@@ -209,6 +222,83 @@ def scaling_section(page, bench_runs):
     page.figure(fig, "thread scaling, %s" % run.label)
 
 
+def verdict_table(page, rows, value_name, how):
+    """The latest run against its baseline: one row per benchmark, regressions first."""
+    page.text("p", how)
+    order = {"REGRESSION": 0, "noisy": 1, "improvement": 2, "ok": 3}
+    page.add("<table class=\"verdicts\"><tr><th>benchmark</th><th>baseline %s</th>"
+             "<th>latest %s</th><th>change</th><th>verdict</th></tr>" % (value_name, value_name))
+    for name, old, new, change, verdict in sorted(rows, key=lambda r: (order[r[4]], r[0])):
+        page.add('<tr class="%s">' % verdict.lower() + "".join(
+            "<td>%s</td>" % html.escape(v) for v in (
+                name, "%.4g" % old, "%.4g" % new, "%+.1f%%" % (100 * change), verdict)) + "</tr>")
+    page.add("</table>")
+
+
+def latest_section(page, machine_runs, kind):
+    """The latest run of the series against the one before it (the baseline)."""
+    latest = machine_runs[-1]
+    if len(machine_runs) < 2:
+        page.text("p", "One %s run on this machine (%s): no baseline to compare with yet."
+                  % (kind, describe(latest)), cls="none")
+        return
+    baseline = machine_runs[-2]
+    page.text("h3", "Latest %s run against its baseline" % kind)
+    if kind == "gs-counts":
+        rows = gs_gate.count_verdicts(baseline.doc, latest.doc, "instructions_per_call",
+                                      gs_gate.COUNT_TOLERANCE)
+        how = ("%s against %s: instructions per call under callgrind (deterministic); the gate's "
+               "verdict: a regression beyond %.0f%%." % (describe(latest), describe(baseline),
+                                                         100 * gs_gate.COUNT_TOLERANCE))
+        verdict_table(page, rows, "instructions", how)
+        return
+    rows = gs_gate.band_verdicts(baseline.doc, latest.doc, gs_gate.WALL_TOLERANCE)
+    how = ("%s against %s: copy-normalised time (1 / copy_ratio, lower is better); a change "
+           "beyond %.0f%% is a regression when the two runs' noise bands (copy_ratio min to max) "
+           "are apart, else noisy. gs_gate.py's U test needs runs of %d or more repetitions."
+           % (describe(latest), describe(baseline), 100 * gs_gate.WALL_TOLERANCE,
+              gs_gate.MIN_REPETITIONS))
+    verdict_table(page, rows, "1/copy_ratio", how)
+
+
+def counts_history_section(page, count_runs):
+    """Instructions per call across the machine's count runs, relative to its first."""
+    page.text("h3", "Instructions per call across this machine's count runs")
+    first = count_runs[0].results
+    fig, ax = plt.subplots(figsize=(11, 3.6))
+    for name in sorted(first):
+        points = [(i, run.results[name]["instructions_per_call"] / first[name]["instructions_per_call"])
+                  for i, run in enumerate(count_runs) if name in run.results]
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", markersize=3,
+                label=name.replace("/cpu/", " ").replace("/threads:1", ""))
+    ax.set_xticks(range(len(count_runs)))
+    ax.set_xticklabels([r.when.strftime("%m-%d %H:%M") for r in count_runs], fontsize=6)
+    ax.set_ylabel("over the first run", fontsize=8)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=5, ncol=2, loc="center left", bbox_to_anchor=(1.0, 0.5))
+    page.figure(fig, "instructions per call over the first count run, %d run(s) of %s"
+                % (len(count_runs), history.machine_label(count_runs[-1].machine)))
+
+
+def machine_sections(page, runs):
+    """One section per machine: its latest runs against their baselines, then its history."""
+    bench, counts = history.series(runs, "gs-bench"), history.series(runs, "gs-counts")
+    machines = list(bench) + [m for m in counts if m not in bench]
+    for machine in machines:
+        label = history.machine_label(machine)
+        page.add('<section class="machine" data-machine="%s">' % html.escape(label, quote=True))
+        page.text("h2", "Machine: " + label)
+        if machine in bench:
+            latest_section(page, bench[machine], "gs-bench")
+        if machine in counts:
+            latest_section(page, counts[machine], "gs-counts")
+        if machine in bench:
+            history_section(page, bench[machine])
+        if machine in counts:
+            counts_history_section(page, counts[machine])
+        page.add("</section>")
+
+
 STYLE = """
 body { font-family: sans-serif; margin: 1.5em; max-width: 1200px; color: #222; }
 table { border-collapse: collapse; font-size: 0.85em; }
@@ -217,29 +307,31 @@ figure { margin: 1em 0; }
 img.plot { max-width: 100%; }
 figcaption { font-size: 0.8em; color: #555; }
 p.none { font-style: italic; }
+tr.regression td { background: #fdd; }
+tr.noisy td { background: #ffd; }
+tr.improvement td { background: #dfd; }
 """
 
 
 def build_page(runs, generated):
     bench_runs = [r for r in runs if r.kind == "gs-bench"]
+    count_runs = [r for r in runs if r.kind == "gs-counts"]
     peer_runs = [r for r in runs if r.kind == "peers"]
     page = Page()
     page.text("h1", "gs performance history")
-    page.text("p", "Generated %s from %d run(s): %d gs-bench, %d peers. Source: "
+    page.text("p", "Generated %s from %d run(s): %d gs-bench, %d gs-counts, %d peers. Source: "
                    "perf/results/runs/ (Google Benchmark JSON); gate and format: perf/README.md."
-              % (generated, len(runs), len(bench_runs), len(peer_runs)))
+              % (generated, len(runs), len(bench_runs), len(count_runs), len(peer_runs)))
     page.add("<table><tr><th>run</th><th>host</th><th>kind</th><th>machine</th>"
              "<th>mode</th><th>benchmarks</th></tr>")
     for run in reversed(runs):
-        machine = run.context.get("cpu_model") or run.context.get("host_name", "")
-        if run.context.get("num_cpus"):
-            machine += ", %s CPUs" % run.context["num_cpus"]
+        machine = history.machine_label(run.machine)
         page.add("<tr>" + "".join("<td>%s</td>" % html.escape(str(v)) for v in (
             run.when.strftime("%Y-%m-%d %H:%M:%S"), run.host, run.kind, machine,
             run.context.get("gs_bench_mode", ""), len(run.results))) + "</tr>")
     page.add("</table>")
+    machine_sections(page, runs)
     if bench_runs:
-        history_section(page, bench_runs)
         d3d12_section(page, bench_runs)
         peers_section(page, bench_runs, peer_runs)
         scaling_section(page, bench_runs)

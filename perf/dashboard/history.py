@@ -1,9 +1,15 @@
 """The perf history: Google Benchmark JSON runs in perf/results/runs/, and their names.
 
-Run files:  <YYYY-MM-DDTHHMMSSZ>-<host>-<gs-bench|peers>.json
+Run files:  <YYYY-MM-DDTHHMMSSZ>-<host>-<gs-bench|gs-counts|peers>.json
 gs-bench:   <case name>[/<variant>]/<backend>/<checked|unchecked>/threads:<n>
+gs-counts:  the same names (gs_counts.py: gs-bench's count mode under callgrind)
 peers:      <case name>[/<variant>]/<peer>/threads:<n>
-Both carry the counters bytes_per_second, GB_per_s and copy_ratio.
+gs-bench and peers carry bytes_per_second, GB_per_s and copy_ratio (gs-bench also
+copy_ratio_min and copy_ratio_max, the spread of its per-pair ratios); gs-counts carries
+instructions_per_call, ll_misses_per_call, d1_misses_per_call and est_cycles_per_call.
+
+A series is one machine's runs of one kind: runs from different machines (cpu model, cores,
+kernel set, last-level cache) are never drawn on one line nor gated against each other.
 """
 
 import datetime
@@ -12,8 +18,12 @@ import os
 import re
 import statistics
 
-RUN_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{6}Z)-(.+)-(gs-bench|peers)\.json$")
+RUN_FILE = re.compile(r"^(\d{4}-\d{2}-\d{2}T\d{6}Z)-(.+)-(gs-bench|gs-counts|peers)\.json$")
 MODES = ("checked", "unchecked")
+KINDS = ("gs-bench", "gs-counts", "peers")
+COUNT_COUNTERS = ("instructions_per_call", "ll_misses_per_call", "d1_misses_per_call",
+                  "est_cycles_per_call")
+THROUGHPUT_COUNTERS = ("bytes_per_second", "GB_per_s", "copy_ratio")
 
 
 class HistoryError(Exception):
@@ -36,10 +46,30 @@ def parse_name(name, kind):
         raise HistoryError("benchmark name %r: threads is not a number" % name) from None
     if kind == "peers":
         return "/".join(parts[:-2]), parts[-2], None, threads
+    kind = "gs-bench"  # gs-counts names are gs-bench's
     if len(parts) < 4 or parts[-2] not in MODES:
         raise HistoryError("benchmark name %r: expected .../<backend>/<checked|unchecked>/threads:<n>"
                            % name)
     return "/".join(parts[:-3]), parts[-3], parts[-2], threads
+
+
+def machine_of(context):
+    """The machine a run was taken on, from its context: (cpu model, cores, kernel set, LLC
+    bytes). Runs before gs-bench wrote cores and llc_bytes fall back on Google Benchmark's
+    num_cpus and its largest cache."""
+    cores = context.get("cores") or context.get("num_cpus") or "?"
+    llc = context.get("llc_bytes")
+    if not llc and context.get("caches"):
+        llc = max(c.get("size", 0) for c in context["caches"])
+    return (context.get("cpu_model") or context.get("host_name") or "unknown", str(cores),
+            context.get("kernel_set") or "?", str(llc or "?"))
+
+
+def machine_label(machine):
+    """"AMD EPYC, 2 cores, avx2, LLC 32 MiB"."""
+    model, cores, kernel_set, llc = machine
+    llc_text = "%d MiB" % (int(llc) >> 20) if llc.isdigit() and int(llc) >= 1 << 20 else llc
+    return "%s, %s cores, %s, LLC %s" % (model, cores, kernel_set, llc_text)
 
 
 def iteration_rows(doc):
@@ -65,6 +95,7 @@ class Run:
         except (OSError, ValueError) as e:
             raise HistoryError("%s: %s" % (path, e)) from None
         self.context = doc.get("context", {})
+        self.doc = doc  # the gate's verdicts read the rows again
         # Repetitions of one benchmark: keep the median of each counter.
         grouped = {}
         for row in iteration_rows(doc):
@@ -74,15 +105,29 @@ class Run:
             case, backend, mode, threads = parse_name(name, self.kind)
             result = {"case": case, "backend": backend, "mode": mode, "threads": threads,
                       "repetitions": len(rows)}
-            for counter in ("bytes_per_second", "GB_per_s", "copy_ratio"):
+            counters = COUNT_COUNTERS if self.kind == "gs-counts" else THROUGHPUT_COUNTERS
+            for counter in counters:
                 values = [r[counter] for r in rows if counter in r]
                 if values:
                     result[counter] = statistics.median(values)
+            if self.kind == "gs-counts":
+                if "instructions_per_call" in result:
+                    self.results[name] = result
+                continue
             if "GB_per_s" not in result and "bytes_per_second" in result:
                 result["GB_per_s"] = result["bytes_per_second"] / 1e9
             if "GB_per_s" not in result:
                 continue  # a per-call cost (gs-bench's small/ operators), not a throughput
             self.results[name] = result
+            # The noise band: the spread of copy_ratio over repetitions and pairs.
+            low = [r.get("copy_ratio_min", r["copy_ratio"]) for r in rows if "copy_ratio" in r]
+            high = [r.get("copy_ratio_max", r["copy_ratio"]) for r in rows if "copy_ratio" in r]
+            if low:
+                result["copy_ratio_min"], result["copy_ratio_max"] = min(low), max(high)
+
+    @property
+    def machine(self):
+        return machine_of(self.context)
 
     @property
     def label(self):
@@ -97,3 +142,12 @@ def load_history(directory):
             runs.append(Run(os.path.join(directory, entry)))
     runs.sort(key=lambda r: (r.when, r.host, r.kind))
     return runs
+
+
+def series(runs, kind):
+    """{machine: [runs of that kind on it, oldest first]}, machines in the order first seen."""
+    grouped = {}
+    for run in runs:
+        if run.kind == kind:
+            grouped.setdefault(run.machine, []).append(run)
+    return grouped

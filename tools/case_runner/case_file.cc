@@ -17,9 +17,6 @@ using nlohmann::json;
 
 constexpr const char* kRoleNames[kRoleCount] = {"InputTensor", "IndicesTensor", "UpdatesTensor",
                                                 "OutputTensor"};
-constexpr const char* kAttributeNames[kAttributeCount] = {
-    "Axis", "IndexDimensions", "InputDimensionCount", "IndicesDimensionCount",
-    "BatchDimensionCount"};
 
 // A case that cannot be read: the reason travels up as this exception and becomes a FAIL.
 struct FormatError {
@@ -119,7 +116,7 @@ void ParseAttributes(const json& object, Case* c) {
       continue;
     }
     int a = 0;
-    while (a < kAttributeCount && key != kAttributeNames[a]) ++a;
+    while (a < kAttributeCount && key != AttributeName(static_cast<Attribute>(a))) ++a;
     if (a == kAttributeCount) Fail("unknown attribute " + Quote(key));
     if (!HasAttribute(c->op, static_cast<Attribute>(a))) {
       Fail("attribute " + key + " does not belong to " + opName);
@@ -161,7 +158,7 @@ void CheckConsistency(Case* c) {
   for (int a = 0; a < kAttributeCount; ++a) {
     const auto attribute = static_cast<Attribute>(a);
     if (strict && HasAttribute(c->op, attribute) && !c->attributes[a]) {
-      Fail(std::string(opName) + " needs attribute " + kAttributeNames[a]);
+      Fail(std::string(opName) + " needs attribute " + AttributeName(attribute));
     }
   }
   for (int r = 0; r < kRoleCount; ++r) {
@@ -286,10 +283,6 @@ class DuplicateKeyCheck {
 }  // namespace
 
 const char* RoleName(Role role) { return kRoleNames[static_cast<int>(role)]; }
-
-const char* AttributeName(Attribute attribute) {
-  return kAttributeNames[static_cast<int>(attribute)];
-}
 
 bool IsScatter(OperatorType op) {
   return op == OperatorType::ScatterElements || op == OperatorType::ScatterNd;

@@ -12,6 +12,7 @@
 
 #include "gs/operators.h"
 #include "gs/tensor.h"
+#include "operator_desc.h"  // Attribute
 
 namespace gs::cases {
 
@@ -19,17 +20,6 @@ namespace gs::cases {
 enum class Role { Input, Indices, Updates, Output };
 inline constexpr int kRoleCount = 4;
 const char* RoleName(Role role);  // "InputTensor", ...
-
-// The uint32 attributes of the six descs (Reduction is kept apart).
-enum class Attribute {
-  Axis,
-  IndexDimensions,
-  InputDimensionCount,
-  IndicesDimensionCount,
-  BatchDimensionCount
-};
-inline constexpr int kAttributeCount = 5;
-const char* AttributeName(Attribute attribute);
 
 struct TensorSpec {
   DataType dataType = DataType::Float32;

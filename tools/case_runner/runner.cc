@@ -3,11 +3,11 @@
 #include <array>
 #include <cctype>
 #include <cstring>
-#include <variant>
 
 #include "buffers.h"
 #include "gs/operators.h"
 #include "gs/tensor.h"
+#include "operator_desc.h"
 #include "values.h"
 
 namespace gs::cases {
@@ -20,10 +20,6 @@ struct BoundTensor {
   std::vector<uint8_t> initial;  // the buffer's bytes before the call
   std::unique_ptr<GuardedBuffer> buffer;
 };
-
-using DescStorage =
-    std::variant<GatherOperatorDesc, GatherElementsOperatorDesc, GatherNdOperatorDesc,
-                 GatherNd1OperatorDesc, ScatterElementsOperatorDesc, ScatterNdOperatorDesc>;
 
 Outcome Pass() { return {Verdict::Pass, {}}; }
 Outcome Fail(std::string reason) { return {Verdict::Fail, std::move(reason)}; }
@@ -48,55 +44,21 @@ TensorDesc DescOf(const TensorSpec& spec, uint64_t totalBytes) {
 }
 
 // The desc struct the operator names, pointing at the bound tensors; absent attributes are 0.
-OperatorDesc BuildOperatorDesc(const Case& c, const std::array<BoundTensor, kRoleCount>& tensors,
-                               DescStorage* storage) {
+OperatorDesc BuildCaseDesc(const Case& c, const std::array<BoundTensor, kRoleCount>& tensors,
+                           DescStorage* storage) {
   auto tensor = [&](Role role) -> const TensorDesc* {
     const BoundTensor& t = tensors[static_cast<int>(role)];
     return t.spec ? &t.desc : nullptr;
   };
-  auto attribute = [&](Attribute a) { return c.attributes[static_cast<int>(a)].value_or(0); };
-  const TensorDesc* input = tensor(Role::Input);
-  const TensorDesc* indices = tensor(Role::Indices);
-  const TensorDesc* output = tensor(Role::Output);
-  switch (c.op) {
-    case OperatorType::Gather:
-      *storage = GatherOperatorDesc{input, indices, output, attribute(Attribute::Axis),
-                                    attribute(Attribute::IndexDimensions)};
-      break;
-    case OperatorType::GatherElements:
-      *storage = GatherElementsOperatorDesc{input, indices, output, attribute(Attribute::Axis)};
-      break;
-    case OperatorType::GatherNd:
-      *storage =
-          GatherNdOperatorDesc{input, indices, output, attribute(Attribute::InputDimensionCount),
-                               attribute(Attribute::IndicesDimensionCount)};
-      break;
-    case OperatorType::GatherNd1:
-      *storage = GatherNd1OperatorDesc{input,
-                                       indices,
-                                       output,
-                                       attribute(Attribute::InputDimensionCount),
-                                       attribute(Attribute::IndicesDimensionCount),
-                                       attribute(Attribute::BatchDimensionCount)};
-      break;
-    case OperatorType::ScatterElements:
-      *storage = ScatterElementsOperatorDesc{
-          input, indices, tensor(Role::Updates), output, attribute(Attribute::Axis), c.reduction};
-      break;
-    case OperatorType::ScatterNd:
-      *storage = ScatterNdOperatorDesc{input,
-                                       indices,
-                                       tensor(Role::Updates),
-                                       output,
-                                       attribute(Attribute::InputDimensionCount),
-                                       attribute(Attribute::IndicesDimensionCount),
-                                       c.reduction};
-      break;
-  }
-  OperatorDesc desc;
-  desc.Type = c.op;
-  desc.Desc = std::visit([](const auto& d) -> const void* { return &d; }, *storage);
-  return desc;
+  OperatorParts parts;
+  parts.op = c.op;
+  parts.attributes = c.attributes;
+  parts.reduction = c.reduction;
+  parts.input = tensor(Role::Input);
+  parts.indices = tensor(Role::Indices);
+  parts.updates = tensor(Role::Updates);
+  parts.output = tensor(Role::Output);
+  return BuildOperatorDesc(parts, storage);
 }
 
 // The first element of a buffer that differs from what it held, or empty.
@@ -280,7 +242,7 @@ Outcome Run(const Case& c, Backend& backend) {
 
   DescStorage storage;
   CompiledOperator compiled;
-  Status status = CompileOperator(BuildOperatorDesc(c, tensors, &storage), &compiled);
+  Status status = CompileOperator(BuildCaseDesc(c, tensors, &storage), &compiled);
   if (!status.ok()) {
     if (c.expectError) return CheckErrorMessage(c, status);
     return Fail("CompileOperator failed: " + Describe(status));

@@ -77,19 +77,27 @@ def judge(baseline, contender):
     return status, out.getvalue()
 
 
-def main():
+def parse_step(make_runs):
+    """The command line of this test and count_gate_test.py: runs the "runs" step with
+    make_runs(gs_bench, directory) and returns None, else returns the arguments."""
     parser = argparse.ArgumentParser()
     parser.add_argument("step", choices=["runs", "same", "planted"])
     parser.add_argument("--gs-bench")
     parser.add_argument("--dir", required=True)
     args = parser.parse_args()
-    if args.step == "runs":
-        if not args.gs_bench:
-            parser.error("runs needs --gs-bench")
-        os.makedirs(args.dir, exist_ok=True)
-        interleaved_runs(args.gs_bench, args.dir)
-        return 0
+    if args.step != "runs":
+        return args
+    if not args.gs_bench:
+        parser.error("runs needs --gs-bench")
+    os.makedirs(args.dir, exist_ok=True)
+    make_runs(args.gs_bench, args.dir)
+    return None
 
+
+def main():
+    args = parse_step(interleaved_runs)
+    if args is None:
+        return 0
     status, report = judge(os.path.join(args.dir, "baseline.json"),
                            os.path.join(args.dir, args.step + ".json"))
     verdicts = {line.split()[1].rstrip(":"): line.split()[0] for line in report.splitlines()

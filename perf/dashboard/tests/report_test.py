@@ -5,9 +5,8 @@
 
 Generates DIR/index.html from the runs with gs_report.py's command line, opens it in headless
 Chromium (check_report.py) and keeps DIR/screenshot.png; then shows that the check fails a
-broken page (DIR/broken.html: a corrupt plot, a missing one, a console error). The number of plots it expects is
-worked out from the runs themselves: one per case across the gs-bench runs, plus CPU against
-D3D12 when a run has d3d12 rows, the peers when there is a peers run, and thread scaling.
+broken page (DIR/broken.html: a corrupt plot, a missing one, a console error). The number of
+plots it expects is worked out from the runs themselves (expected_plots).
 """
 
 import argparse
@@ -19,22 +18,23 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, ".."))
 import check_report  # noqa: E402
+import history  # noqa: E402
 
 
 def expected_plots(runs_dir):
-    cases, d3d12, peers = set(), False, False
-    for entry in os.listdir(runs_dir):
-        if not entry.endswith(".json"):
-            continue
-        if entry.endswith("-peers.json"):
-            peers = True
-            continue
-        with open(os.path.join(runs_dir, entry)) as f:
-            for row in json.load(f)["benchmarks"]:
-                parts = row["run_name"].split("/")  # case.../backend/mode/threads:n
-                cases.add("/".join(parts[:-3]))
-                d3d12 = d3d12 or parts[-3] == "d3d12"
-    return len(cases) + int(d3d12) + int(peers) + 1 if cases else 0
+    """One per case per machine across the gs-bench runs (a series per machine), one per
+    machine with gs-counts runs, CPU against D3D12 when a run has d3d12 rows, the peers when
+    there is a peers run, and thread scaling."""
+    runs = history.load_history(runs_dir)
+    bench = history.series(runs, "gs-bench")
+    plots = sum(len({r["case"] for run in machine_runs for r in run.results.values()})
+                for machine_runs in bench.values())
+    plots += len(history.series(runs, "gs-counts"))
+    if bench:
+        d3d12 = any(r["backend"] == "d3d12" for run in runs if run.kind == "gs-bench"
+                    for r in run.results.values())
+        plots += int(d3d12) + int(any(run.kind == "peers" for run in runs)) + 1
+    return plots
 
 
 BROKEN_PAGE = """<!DOCTYPE html><html><head><link rel="icon" href="data:,"></head>
@@ -72,6 +72,13 @@ def main():
     page = os.path.join(args.out, "index.html")
     screenshot = os.path.join(args.out, "screenshot.png")
     failures = check_report.check(page, screenshot, expected_plots(args.runs), args.chromium)
+    # A series per machine: one section each, in the page the browser rendered.
+    machines = {run.machine for run in history.load_history(args.runs)
+                if run.kind in ("gs-bench", "gs-counts")}
+    with open(page) as f:
+        sections = f.read().count('<section class="machine"')
+    if sections != len(machines):
+        failures.append("%d machine sections for %d machines" % (sections, len(machines)))
     if os.path.getsize(screenshot) < 10000:
         failures.append("the screenshot is only %d bytes" % os.path.getsize(screenshot))
     failures += check_catches_a_broken_page(args.out, args.chromium)

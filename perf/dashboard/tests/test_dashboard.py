@@ -91,6 +91,36 @@ class RunTest(unittest.TestCase):
         self.assertEqual([r.when for r in runs], sorted(r.when for r in runs))
         self.assertEqual([r.kind for r in runs].count("peers"), 1)
 
+    def test_series_per_machine(self):
+        runs = history.load_history(FIXTURES)
+        bench = history.series(runs, "gs-bench")
+        self.assertEqual([history.machine_label(m) for m in bench],
+                         ["Fixture CPU, 2 cores, ?, LLC ?",
+                          "Fixture CPU B, 4 cores, avx512, LLC 512 MiB"])
+        self.assertEqual([len(r) for r in bench.values()], [3, 1])
+        counts = history.series(runs, "gs-counts")
+        self.assertEqual(list(counts), list(bench)[:1])  # machine A's counts join its series
+        self.assertEqual(len(counts[list(bench)[0]]), 2)
+
+    def test_noise_band_over_pairs_and_repetitions(self):
+        run = history.Run(os.path.join(FIXTURES, "2026-11-22T093000Z-fixture-b-gs-bench.json"))
+        result = run.results["gather_nd/f32/rows256/q1/i64/cpu/checked/threads:1"]
+        self.assertLess(result["copy_ratio_min"], result["copy_ratio"])
+        self.assertGreater(result["copy_ratio_max"], result["copy_ratio"])
+
+
+MACHINE_A = {"cpu_model": "Machine A", "cores": "2", "kernel_set": "avx2", "llc_bytes": "33554432"}
+MACHINE_B = {"cpu_model": "Machine B", "cores": "2", "kernel_set": "avx2", "llc_bytes": "33554432"}
+
+
+def fake_counts(instructions, machine=None):
+    """A gs-counts run: one row per name with its instructions per call."""
+    rows = [{"name": n, "run_name": n, "run_type": "iteration", "iterations": 5,
+             "instructions_per_call": v, "ll_misses_per_call": v / 100,
+             "d1_misses_per_call": v / 10, "est_cycles_per_call": 3 * v}
+            for n, v in instructions.items()]
+    return {"context": dict(machine or MACHINE_A), "benchmarks": rows}
+
 
 def fake_run(ratios, gb_per_s=1.0):
     """Google Benchmark JSON: for each name, one repetition row per copy_ratio value."""
@@ -200,6 +230,42 @@ class GateTest(unittest.TestCase):
         self.assertIn("compare.py not found", report)
 
 
+    def test_runs_of_two_machines_are_refused_unless_allowed(self):
+        base = fake_run({A: [0.4 * s for s in SPREAD]})
+        other = fake_run({A: [0.4 * s for s in SPREAD]})
+        base["context"], other["context"] = dict(MACHINE_A), dict(MACHINE_B)
+        status, report = self.gate(base, other)
+        self.assertEqual(status, 2, report)
+        self.assertIn("the runs come from two machines", report)
+        self.assertIn("Machine A, 2 cores, avx2, LLC 32 MiB", report)
+        status, report = self.gate(base, other, "--allow-other-machine")
+        self.assertEqual(status, 0, report)
+        self.assertIn("machines differ", report)
+
+    def test_counts_gate_flags_the_grown_benchmark_only(self):
+        base = fake_counts({A: 1e6, B: 2e6})
+        slower = fake_counts({A: 1.2e6, B: 2e6})
+        status, report = self.gate(base, slower)
+        self.assertEqual(status, 1, report)
+        self.assertEqual(self.verdict(report, A), "REGRESSION")
+        self.assertEqual(self.verdict(report, B), "ok")
+        self.assertIn("+20.00% instructions_per_call", report)
+        self.assertEqual(self.gate(base, fake_counts({A: 1e6, B: 2e6}))[0], 0)
+        # 1.5 % is within the default 2 %; not with --tolerance 0.01.
+        self.assertEqual(self.gate(base, fake_counts({A: 1.015e6, B: 2e6}))[0], 0)
+        self.assertEqual(self.gate(base, fake_counts({A: 1.015e6, B: 2e6}), "--tolerance", "0.01")[0], 1)
+
+    def test_counts_gate_on_another_metric_and_kinds_not_mixed(self):
+        base, other = fake_counts({A: 1e6}), fake_counts({A: 1e6})
+        other["benchmarks"][0]["ll_misses_per_call"] *= 1.5
+        self.assertEqual(self.gate(base, other)[0], 0)
+        status, report = self.gate(base, other, "--metric", "ll_misses")
+        self.assertEqual(status, 1, report)
+        status, report = self.gate(base, fake_run({A: SPREAD}))
+        self.assertEqual(status, 2)
+        self.assertIn("one run is a gs-counts run", report)
+
+
 class ReportTest(unittest.TestCase):
     def page(self, names):
         with tempfile.TemporaryDirectory() as d:
@@ -214,8 +280,9 @@ class ReportTest(unittest.TestCase):
 
     def test_every_section_with_d3d12_and_peers(self):
         page = self.page(sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json")))
-        # 3 cases across runs, CPU against D3D12, peers, thread scaling.
-        self.assertEqual(self.plots(page), (6, 6))
+        # Machine A: 3 cases across runs and its counts; machine B: 3 cases; CPU against
+        # D3D12, peers, thread scaling.
+        self.assertEqual(self.plots(page), (10, 10))
         for words in ("CPU against D3D12", "against its peers", "Thread scaling",
                       "gather_nd/f32/rows256/q1/i64", "scatter_nd/f32/rows256/q1/i64/inplace"):
             self.assertIn(words, page)
@@ -227,6 +294,34 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(self.plots(page), (4, 4))
         self.assertIn("No run in the history has D3D12 rows yet", page)
         self.assertIn("No peer comparison run", page)
+
+    def test_two_machines_are_two_series(self):
+        page = self.page(["2026-11-19T093000Z-fixture-a-gs-bench.json",
+                          "2026-11-20T093000Z-fixture-a-gs-bench.json",
+                          "2026-11-22T093000Z-fixture-b-gs-bench.json"])
+        sections = re.findall(r'<section class="machine" data-machine="([^"]*)">(.*?)</section>',
+                              page, re.S)
+        self.assertEqual([m for m, _ in sections], ["Fixture CPU, 2 cores, ?, LLC ?",
+                                                    "Fixture CPU B, 4 cores, avx512, LLC 512 MiB"])
+        (_, a), (_, b) = sections
+        # Each machine's plots in its own section, drawn from its own runs only.
+        self.assertEqual(a.count('<img class="plot"'), 3)
+        self.assertEqual(b.count('<img class="plot"'), 3)
+        self.assertIn("2 run(s) of Fixture CPU, 2 cores", a)
+        self.assertIn("1 run(s) of Fixture CPU B, 4 cores", b)
+        self.assertNotIn("Fixture CPU B", a)
+        # A has a baseline (its earlier run): the table; B's single run has none.
+        self.assertIn("Latest gs-bench run against its baseline", a)
+        self.assertIn("no baseline to compare with yet", b)
+
+    def test_latest_counts_against_baseline_show_the_gate_verdict(self):
+        page = self.page(["2026-11-21T094000Z-fixture-a-gs-counts.json",
+                          "2026-11-22T094000Z-fixture-a-gs-counts.json"])
+        rows = re.findall(r'<tr class="(\w+)"><td>([^<]*)</td>', page)
+        self.assertEqual([r for r in rows if r[0] == "regression"],
+                         [("regression", "gather_nd/f32/rows256/q1/i64/cpu/unchecked/threads:1")])
+        self.assertEqual(len([r for r in rows if r[0] == "ok"]), 2)
+        self.assertIn("+20.0%", page)
 
     def test_empty_history(self):
         page = self.page([])

@@ -1,0 +1,44 @@
+// A suite case made ready to run: its compiled operator and its buffers (aligned, huge pages
+// for large ones, pre-faulted), filled with deterministic data and seeded indices.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "gs/gs.h"
+#include "suite.h"
+
+namespace gs_bench {
+
+class Buffer {
+ public:
+  Buffer() = default;
+  explicit Buffer(size_t bytes);  // aligned, madvise(MADV_HUGEPAGE) when large, every page written
+  void* data() const { return data_.get(); }
+  size_t size() const { return size_; }
+
+ private:
+  struct FreeDeleter {
+    void operator()(void* p) const;
+  };
+  std::unique_ptr<void, FreeDeleter> data_;
+  size_t size_ = 0;
+};
+
+// Everything a (case, variant) needs, built outside the timed loop and shared by its
+// checked/unchecked x threads benchmarks.
+struct Prepared {
+  std::string key;
+  std::string error;  // non-empty: setup failed
+  gs::CompiledOperator op;
+  gs::TensorBindings bindings;
+  Buffer input, indices, updates, output;
+};
+
+gs::CpuExecuteOptions CpuOptions(bool checked, int threads);
+
+// Throws std::runtime_error on a suite entry it cannot read; a desc gs rejects sets error.
+std::unique_ptr<Prepared> Prepare(const Case& c, const std::string& variant);
+
+}  // namespace gs_bench

@@ -1,0 +1,260 @@
+#include "register.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "buffers.h"
+#include "copy.h"
+#include "gs/gs.h"
+#include "planted.h"
+#include "small.h"
+#ifdef GS_BENCH_D3D12
+#include "d3d12_timing.h"
+#endif
+
+namespace gs_bench {
+namespace {
+
+Options g_options;
+std::unique_ptr<Prepared> g_prepared;  // the (case, variant) being run; one at a time
+
+// The (case, variant)'s buffers, prepared once for all its benchmarks; nullptr (the benchmark
+// skipped with the error) when setting it up failed.
+Prepared* CurrentCase(benchmark::State& state, const Case* c, const std::string& variant) {
+  const std::string key = c->name + "#" + variant;
+  if (!g_prepared || g_prepared->key != key) {
+    g_prepared.reset();  // free the previous case's buffers first
+    try {
+      g_prepared = Prepare(*c, variant);
+    } catch (const std::exception& e) {
+      g_prepared = std::make_unique<Prepared>();
+      g_prepared->error = std::string("setup: ") + e.what();
+    }
+    g_prepared->key = key;
+  }
+  if (!g_prepared->error.empty()) {
+    state.SkipWithError(g_prepared->error.c_str());
+    return nullptr;
+  }
+  return g_prepared.get();
+}
+
+// The copy of the bytes the current case moves, kept while its benchmarks run.
+CopyBaseline* CurrentCopy(uint64_t total_bytes) {
+  static std::unique_ptr<CopyBaseline> copy;
+  if (!copy || copy->total_bytes() != total_bytes) {
+    copy.reset();  // free the previous one first
+    copy = std::make_unique<CopyBaseline>(total_bytes);
+  }
+  return copy.get();
+}
+
+// bytes_per_second, GB_per_s and threads of `iterations` runs moving `total` bytes each.
+void SetThroughputCounters(benchmark::State& state, uint64_t total, int threads) {
+  const double bytes = static_cast<double>(state.iterations()) * static_cast<double>(total);
+  state.SetBytesProcessed(static_cast<int64_t>(state.iterations()) * static_cast<int64_t>(total));
+  state.counters["GB_per_s"] = benchmark::Counter(bytes / 1e9, benchmark::Counter::kIsRate);
+  state.counters["threads"] = benchmark::Counter(threads);
+}
+
+// copy_ratio (gs's bytes/s over the copy's: the copy's time over the call's) as the median of
+// the per-pair ratios, with their spread: copy_ratio_min, copy_ratio_max, copy_pairs; and
+// copy_ratio_best, the fastest copy over the fastest call (a neighbour only ever adds time).
+void SetPairCounters(benchmark::State& state, const std::vector<double>& ratios,
+                     const std::vector<double>& call_seconds,
+                     const std::vector<double>& copy_seconds, uint64_t total) {
+  if (ratios.empty()) return;
+  state.counters["copy_ratio"] = Median(ratios);
+  state.counters["copy_ratio_best"] = *std::min_element(copy_seconds.begin(), copy_seconds.end()) /
+                                      *std::min_element(call_seconds.begin(), call_seconds.end());
+  state.counters["copy_ratio_min"] = *std::min_element(ratios.begin(), ratios.end());
+  state.counters["copy_ratio_max"] = *std::max_element(ratios.begin(), ratios.end());
+  state.counters["copy_pairs"] = static_cast<double>(ratios.size());
+  state.counters["copy_GB_per_s"] = static_cast<double>(total) / 1e9 / Median(copy_seconds);
+}
+
+double Seconds(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
+  return std::chrono::duration<double>(to - from).count();
+}
+
+// A B A B: each iteration times the operator's call (the benchmark's time) and then a copy of
+// the same bytes with the same threads, so a neighbour that slows the machine slows both.
+void RunCase(benchmark::State& state, const Case* c, const std::string& variant, bool checked,
+             int threads) {
+  Prepared* prepared = CurrentCase(state, c, variant);
+  if (prepared == nullptr) return;
+  Prepared& p = *prepared;
+  const uint64_t total = c->total_bytes.at(variant);
+  CopyBaseline* copy = CurrentCopy(total);
+
+  const gs::CpuExecuteOptions options = CpuOptions(checked, threads);
+  gs::Status st = gs::ExecuteOnCpu(p.op, p.bindings, options);  // warm-up
+  if (!st.ok()) {
+    state.SkipWithError(st.message().c_str());
+    return;
+  }
+  copy->Run(threads);
+  PlantedSlowdown planted(c->name, BenchmarkName(*c, variant, "cpu", checked, threads));
+  std::vector<double> ratios, call_seconds, copy_seconds;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    st = gs::ExecuteOnCpu(p.op, p.bindings, options);
+    if (planted.ExtraCall() && st.ok()) st = gs::ExecuteOnCpu(p.op, p.bindings, options);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (!st.ok()) break;
+    copy->Run(threads);
+    const auto t2 = std::chrono::steady_clock::now();
+    state.SetIterationTime(Seconds(t0, t1));
+    ratios.push_back(Seconds(t1, t2) / Seconds(t0, t1));
+    call_seconds.push_back(Seconds(t0, t1));
+    copy_seconds.push_back(Seconds(t1, t2));
+  }
+  if (!st.ok()) {
+    state.SkipWithError(st.message().c_str());
+    return;
+  }
+  SetThroughputCounters(state, total, threads);
+  SetPairCounters(state, ratios, call_seconds, copy_seconds, total);
+}
+
+#ifdef GS_BENCH_D3D12
+// ---- The D3D12 rows: GPU time from timestamp queries (perf/d3d12_timing.h). ----
+
+// Repetitions of the GPU's copy baseline.
+int CopyRepetitions() { return g_options.short_mode ? 3 : 7; }
+
+// Bytes/second of a GPU copy of total/2 bytes (total bytes moved), the median of a few, cached.
+double GpuCopyBytesPerSecond(D3D12Timing& gpu, uint64_t total_bytes, std::string* error) {
+  static std::map<uint64_t, double> cache;
+  if (auto it = cache.find(total_bytes); it != cache.end()) return it->second;
+  std::vector<double> rates;
+  for (int r = 0; r < CopyRepetitions() && error->empty(); ++r) {
+    double seconds = 0;
+    *error = gpu.TimeCopy(total_bytes / 2, &seconds);
+    if (seconds > 0) rates.push_back(static_cast<double>(total_bytes / 2 * 2) / seconds);
+  }
+  if (!error->empty() || rates.empty()) return 0;
+  return cache[total_bytes] = Median(rates);
+}
+
+std::string g_uploaded;  // the (case, variant) whose tensors are on the GPU
+
+// The case's tensors on the GPU (uploaded when another case's are there); nullptr when skipped.
+Prepared* UploadedCase(benchmark::State& state, D3D12Timing* gpu, const Case* c,
+                       const std::string& variant) {
+  Prepared* prepared = CurrentCase(state, c, variant);
+  if (prepared == nullptr || g_uploaded == prepared->key) return prepared;
+  g_uploaded.clear();
+  const std::string error = gpu->Upload(prepared->bindings);
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return nullptr;
+  }
+  g_uploaded = prepared->key;
+  return prepared;
+}
+
+void RunCaseD3D12(benchmark::State& state, const Case* c, const std::string& variant, bool checked) {
+  std::string error;
+  D3D12Timing* gpu = D3D12Timing::Get(&error);
+  if (gpu == nullptr) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  Prepared* prepared = UploadedCase(state, gpu, c, variant);
+  if (prepared == nullptr) return;
+  const uint64_t total = c->total_bytes.at(variant);
+  const double copy_bps = GpuCopyBytesPerSecond(*gpu, total, &error);
+  double seconds = 0;
+  if (error.empty()) error = gpu->TimeOperator(prepared->op, checked, &seconds);  // warm-up
+  if (!error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
+  for (auto _ : state) {
+    error = gpu->TimeOperator(prepared->op, checked, &seconds);
+    if (!error.empty()) {
+      state.SkipWithError(error.c_str());
+      break;
+    }
+    state.SetIterationTime(seconds);
+  }
+  SetThroughputCounters(state, total, 0);
+  state.counters["copy_ratio"] = benchmark::Counter(
+      static_cast<double>(state.iterations()) * static_cast<double>(total) / copy_bps,
+      benchmark::Counter::kIsRate);
+}
+
+// The GPU rows (threads:0), when there is a D3D12 device: lavapipe without a GPU.
+void RegisterD3D12(const std::vector<Case>& cases, double min_time) {
+  std::string no_device;
+  if (D3D12Timing::Get(&no_device) == nullptr) {
+    std::fprintf(stderr, "gs-bench: no d3d12 rows: %s\n", no_device.c_str());
+    return;
+  }
+  for (const Case& c : cases) {
+    for (const std::string& v : c.variants) {
+      for (bool checked : {true, false}) {
+        const std::string name = BenchmarkName(c, v, "d3d12", checked, 0);
+        auto* b = benchmark::RegisterBenchmark(
+            name.c_str(), [cp = &c, v, checked](benchmark::State& st) { RunCaseD3D12(st, cp, v, checked); });
+        b->UseManualTime()->Unit(benchmark::kMillisecond);
+        if (!g_options.user_min_time) b->MinTime(min_time);
+      }
+    }
+  }
+}
+#endif
+
+// --short: a fixed number of call/copy pairs per CPU row rather than a minimum time, so that
+// the median of the per-pair ratios always has enough pairs to stand on.
+constexpr int kShortPairs = 15;
+
+void RegisterCpu(const std::vector<Case>& cases, double min_time) {
+  for (const Case& c : cases) {
+    for (const std::string& v : c.variants) {
+      for (bool checked : {true, false}) {
+        for (int threads : g_options.threads) {
+          const std::string name = BenchmarkName(c, v, "cpu", checked, threads);
+          auto* b = benchmark::RegisterBenchmark(
+              name.c_str(), [cp = &c, v, checked, threads](benchmark::State& st) {
+                RunCase(st, cp, v, checked, threads);
+              });
+          b->UseManualTime()->Unit(benchmark::kMillisecond);
+          if (g_options.user_min_time) continue;
+          if (g_options.short_mode) {
+            b->Iterations(kShortPairs);
+          } else {
+            b->MinTime(min_time);
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+void RegisterBenchmarks(const std::vector<Case>& cases, const Options& options) {
+  g_options = options;
+  const double min_time = options.short_mode ? 0.05 : 1.0;
+  if (options.cpu) RegisterCpu(cases, min_time);
+#ifdef GS_BENCH_D3D12
+  if (options.d3d12) RegisterD3D12(cases, min_time);
+#endif
+  if (options.cpu) {
+    RegisterSmallBenchmarks(options.threads, options.short_mode, options.user_min_time);
+  }
+}
+
+void ReleasePrepared() { g_prepared.reset(); }
+
+}  // namespace gs_bench
