@@ -18,15 +18,17 @@ namespace {
 // output view partly written: semantics.md); only when that pass met a bad index does a
 // second one name the first in row-major order, the same whatever the tiles' order. An empty
 // output reads no index, so its indices are validated on their own.
-Status GatherChecked(const plan::Plan& plan, const plan::HostBuffers& bound,
+Status RunGatherCall(const plan::Plan& plan, const plan::HostBuffers& bound,
                      const cpu::Parallel& parallel, bool checked) {
-  if (plan.kernel.unitCount == 0) cpu::NoteImplementationRun(plan.cpu.implementation);  // nothing to walk
-  const bool allInBounds = plan.kernel.unitCount > 0 &&
-                           cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel, checked);
-  if (!checked || allInBounds) return Status::Ok();
+  if (plan.kernel.unitCount == 0) {
+    cpu::NoteImplementationRun(plan.cpu.implementation);  // the generic walk, over no unit
+    return checked ? cpu::ValidateIndices(plan, bound.indices, parallel) : Status::Ok();
+  }
+  if (cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel, checked) || !checked) {
+    return Status::Ok();
+  }
   const Status status = cpu::ValidateIndices(plan, bound.indices, parallel);
-  if (!status.ok() || plan.kernel.unitCount == 0) return status;
-  return plan::IndicesChangedStatus(plan);
+  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
 }
 
 Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
@@ -45,7 +47,7 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
 
   const cpu::Parallel parallel(options);
   const bool checked = options.Checking == IndexChecking::Checked;
-  if (!plan.isScatter) return GatherChecked(plan, bound, parallel, checked);
+  if (!plan.isScatter) return RunGatherCall(plan, bound, parallel, checked);
   // The schedule allocates and reads before anything is written; when it has read every index
   // (bucketed), that read is the validation, and a second pass runs only to name a bad one.
   const cpu::ScatterSchedule schedule(plan, bound.indices, parallel);

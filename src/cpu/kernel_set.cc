@@ -79,6 +79,14 @@ bool KernelSetSupported(KernelSet set) {
   }
 }
 
+std::vector<KernelSet> SupportedKernelSets() {
+  std::vector<KernelSet> sets;
+  for (uint32_t i = 0; i < kKernelSetCount; ++i) {
+    if (KernelSetSupported(static_cast<KernelSet>(i))) sets.push_back(static_cast<KernelSet>(i));
+  }
+  return sets;
+}
+
 KernelSet ActiveKernelSet() { return Active().load(std::memory_order_relaxed)->set; }
 
 bool ForceKernelSet(KernelSet set) {

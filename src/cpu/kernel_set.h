@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "gs/tensor.h"
 
@@ -16,6 +17,8 @@ bool ParseKernelSet(const char* name, KernelSet* set);
 
 // Built into this library and runnable on this CPU.
 bool KernelSetSupported(KernelSet set);
+// Every supported set, scalar first (tests sweep them).
+std::vector<KernelSet> SupportedKernelSets();
 
 // The set kernels run with: the best supported one, or GS_CPU_KERNELS=<name> when that names
 // a supported set (read once, at first use).

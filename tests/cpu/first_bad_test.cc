@@ -39,7 +39,7 @@ TEST_P(FirstBad, FindsTheFirstBadElementForEveryComponent) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(KernelSets, FirstBad, ::testing::ValuesIn(SupportedSets()), SetName);
+INSTANTIATE_TEST_SUITE_P(KernelSets, FirstBad, ::testing::ValuesIn(gs::cpu::SupportedKernelSets()), SetName);
 
 }  // namespace
 }  // namespace gs_cpu_test

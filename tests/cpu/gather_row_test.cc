@@ -123,8 +123,8 @@ TEST_P(GatherTupleRow, EveryEntryMatchesTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(KernelSets, GatherRow, ::testing::ValuesIn(SupportedSets()), SetName);
-INSTANTIATE_TEST_SUITE_P(KernelSets, GatherTupleRow, ::testing::ValuesIn(SupportedSets()), SetName);
+INSTANTIATE_TEST_SUITE_P(KernelSets, GatherRow, ::testing::ValuesIn(gs::cpu::SupportedKernelSets()), SetName);
+INSTANTIATE_TEST_SUITE_P(KernelSets, GatherTupleRow, ::testing::ValuesIn(gs::cpu::SupportedKernelSets()), SetName);
 
 }  // namespace
 }  // namespace gs_cpu_test

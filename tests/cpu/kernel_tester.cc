@@ -2,15 +2,6 @@
 
 namespace gs_cpu_test {
 
-std::vector<gs::cpu::KernelSet> SupportedSets() {
-  std::vector<gs::cpu::KernelSet> sets;
-  for (uint32_t i = 0; i < gs::cpu::kKernelSetCount; ++i) {
-    const auto set = static_cast<gs::cpu::KernelSet>(i);
-    if (gs::cpu::KernelSetSupported(set)) sets.push_back(set);
-  }
-  return sets;
-}
-
 std::string SetName(const ::testing::TestParamInfo<gs::cpu::KernelSet>& info) {
   return gs::cpu::KernelSetName(info.param);
 }

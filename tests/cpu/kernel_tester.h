@@ -15,8 +15,6 @@
 
 namespace gs_cpu_test {
 
-// Kernel sets this machine runs (scalar always), for the parameterised suites.
-std::vector<gs::cpu::KernelSet> SupportedSets();
 std::string SetName(const ::testing::TestParamInfo<gs::cpu::KernelSet>& info);
 
 // A suite parameterised by kernel set: forces it for the test, restores the process's after.

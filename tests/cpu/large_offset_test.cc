@@ -97,7 +97,7 @@ TEST_P(LargeOffsets, TupleRowsReachPast2GiB) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(KernelSets, LargeOffsets, ::testing::ValuesIn(SupportedSets()), SetName);
+INSTANTIATE_TEST_SUITE_P(KernelSets, LargeOffsets, ::testing::ValuesIn(gs::cpu::SupportedKernelSets()), SetName);
 
 }  // namespace
 }  // namespace gs_cpu_test

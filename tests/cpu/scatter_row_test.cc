@@ -46,7 +46,7 @@ TEST_P(ScatterRow, EveryEntryMatchesTheReference) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(KernelSets, ScatterRow, ::testing::ValuesIn(SupportedSets()), SetName);
+INSTANTIATE_TEST_SUITE_P(KernelSets, ScatterRow, ::testing::ValuesIn(gs::cpu::SupportedKernelSets()), SetName);
 
 }  // namespace
 }  // namespace gs_cpu_test

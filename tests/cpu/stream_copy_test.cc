@@ -22,7 +22,7 @@ TEST_P(StreamCopy, CopiesEveryLengthAtEveryAlignment) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(KernelSets, StreamCopy, ::testing::ValuesIn(SupportedSets()), SetName);
+INSTANTIATE_TEST_SUITE_P(KernelSets, StreamCopy, ::testing::ValuesIn(gs::cpu::SupportedKernelSets()), SetName);
 
 }  // namespace
 }  // namespace gs_cpu_test

@@ -28,15 +28,6 @@ uint64_t Scale() {
 
 constexpr int kMaxReportedFailures = 8;
 
-std::vector<gs::cpu::KernelSet> SupportedKernelSets() {
-  std::vector<gs::cpu::KernelSet> sets;
-  for (uint32_t i = 0; i < gs::cpu::kKernelSetCount; ++i) {
-    const auto set = static_cast<gs::cpu::KernelSet>(i);
-    if (gs::cpu::KernelSetSupported(set)) sets.push_back(set);
-  }
-  return sets;
-}
-
 // The implementation a plan chose, with packed strips of element rows told apart.
 std::string ImplementationOf(const gs::plan::Plan& plan) {
   return std::string(gs::plan::CpuImplementationName(plan.cpu.implementation)) +
@@ -78,7 +69,7 @@ Implementations Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
     if (problem.empty()) {
       std::vector<EngineOptions> runs = {{c.thread_count, nullptr}};
       if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {3, &arena}};
-      for (gs::cpu::KernelSet set : SupportedKernelSets()) {
+      for (gs::cpu::KernelSet set : gs::cpu::SupportedKernelSets()) {
         gs::cpu::ForceKernelSet(set);
         // Every thread configuration on the process's own set; the suggested one on the others.
         const bool own = set == restore.saved;
@@ -200,7 +191,7 @@ TEST(KernelSets, ForcingSelectsTheSet) {
     EXPECT_EQ(parsed, set);
   }
   std::cout << "kernel sets run by the property tests:";
-  for (gs::cpu::KernelSet set : SupportedKernelSets()) std::cout << " " << gs::cpu::KernelSetName(set);
+  for (gs::cpu::KernelSet set : gs::cpu::SupportedKernelSets()) std::cout << " " << gs::cpu::KernelSetName(set);
   std::cout << "\n";
 }
 
