@@ -13,11 +13,14 @@ const KernelTable& Sse2Kernels();
 const KernelTable& Avx2Kernels();
 const KernelTable& Avx512Kernels();
 #endif
+#if defined(GS_HAVE_NEON64_KERNELS)
+const KernelTable& Neon64Kernels();
+#endif
 }  // namespace simd
 
 namespace {
 
-constexpr const char* kNames[kKernelSetCount] = {"scalar", "sse2", "avx2", "avx512"};
+constexpr const char* kNames[kKernelSetCount] = {"scalar", "sse2", "avx2", "avx512", "neon64"};
 
 const KernelTable& TableOf(KernelSet set) {
   switch (set) {
@@ -26,12 +29,15 @@ const KernelTable& TableOf(KernelSet set) {
     case KernelSet::Avx2: return simd::Avx2Kernels();
     case KernelSet::Avx512: return simd::Avx512Kernels();
 #endif
+#if defined(GS_HAVE_NEON64_KERNELS)
+    case KernelSet::Neon64: return simd::Neon64Kernels();
+#endif
     default: return simd::ScalarKernels();
   }
 }
 
 KernelSet BestSupported() {
-  for (KernelSet set : {KernelSet::Avx512, KernelSet::Avx2, KernelSet::Sse2}) {
+  for (KernelSet set : {KernelSet::Avx512, KernelSet::Avx2, KernelSet::Sse2, KernelSet::Neon64}) {
     if (KernelSetSupported(set)) return set;
   }
   return KernelSet::Scalar;
@@ -74,6 +80,9 @@ bool KernelSetSupported(KernelSet set) {
     case KernelSet::Avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#endif
+#if defined(GS_HAVE_NEON64_KERNELS)
+    case KernelSet::Neon64: return true;  // Advanced SIMD is mandatory in ARMv8-A
 #endif
     default: return false;
   }

@@ -9,10 +9,10 @@
 
 namespace gs::cpu {
 
-enum class KernelSet : uint32_t { Scalar, Sse2, Avx2, Avx512 };
-inline constexpr uint32_t kKernelSetCount = 4;
+enum class KernelSet : uint32_t { Scalar, Sse2, Avx2, Avx512, Neon64 };
+inline constexpr uint32_t kKernelSetCount = 5;
 
-const char* KernelSetName(KernelSet set);  // "scalar", "sse2", "avx2", "avx512"
+const char* KernelSetName(KernelSet set);  // "scalar", "sse2", "avx2", "avx512", "neon64"
 bool ParseKernelSet(const char* name, KernelSet* set);
 
 // Built into this library and runnable on this CPU.

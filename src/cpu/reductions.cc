@@ -3,10 +3,6 @@
 #include <cstring>
 #include <type_traits>
 
-#if defined(__SSE__)
-#include <xmmintrin.h>
-#endif
-
 #include "cpu/float16.h"
 
 namespace gs::cpu {
@@ -127,19 +123,5 @@ CombineFn SelectCombine(DataType type, Reduction reduction) {
   }
   return nullptr;
 }
-
-#if defined(__SSE__)
-namespace {
-constexpr unsigned kFlushToZero = 0x8000, kDenormalsAreZero = 0x0040, kRounding = 0x6000,
-                   kExceptionMasks = 0x1f80;
-}
-IeeeFloatScope::IeeeFloatScope() : saved_(_mm_getcsr()) {
-  _mm_setcsr((saved_ & ~(kFlushToZero | kDenormalsAreZero | kRounding)) | kExceptionMasks);
-}
-IeeeFloatScope::~IeeeFloatScope() { _mm_setcsr(saved_); }
-#else
-IeeeFloatScope::IeeeFloatScope() {}
-IeeeFloatScope::~IeeeFloatScope() {}
-#endif
 
 }  // namespace gs::cpu

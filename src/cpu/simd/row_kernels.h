@@ -8,11 +8,10 @@
 #include <limits>
 #include <type_traits>
 
-#if defined(__SSE2__)
-#include <immintrin.h>
-#endif
 #ifndef GS_SCALAR_ONLY
 #include <xsimd/xsimd.hpp>
+
+#include "cpu/simd/vector_rows.h"
 #endif
 
 #include "cpu/elements.h"
@@ -86,155 +85,18 @@ bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) 
   return bad == 0;
 }
 
-#if defined(__AVX512F__)
-// The offsets j * dataStep + p * indexedStride of 16 output elements [j, j + 16) as 32-bit
-// lanes, and in `ok` the lanes whose index is in bounds (the others' offsets are garbage).
-// The caller checked that every in-bounds offset fits in 31 bits and dataStep is 0 or 1.
-template <typename IndexT>
-inline __m512i Offsets16(const IndexT* idx, uint64_t j, uint64_t bound, uint64_t dataStep,
-                         uint64_t indexedStride, __mmask16* ok) {
-  __m512i p;
-  if constexpr (sizeof(IndexT) == 8) {
-    const __m512i vb = _mm512_set1_epi64(static_cast<int64_t>(bound));
-    __m512i a = _mm512_loadu_si512(idx + j), b = _mm512_loadu_si512(idx + j + 8);
-    if constexpr (std::is_signed_v<IndexT>) {
-      a = _mm512_mask_add_epi64(a, _mm512_movepi64_mask(a), a, vb);
-      b = _mm512_mask_add_epi64(b, _mm512_movepi64_mask(b), b, vb);
-    }
-    *ok = static_cast<__mmask16>(_mm512_cmplt_epu64_mask(a, vb) |
-                                 (static_cast<uint32_t>(_mm512_cmplt_epu64_mask(b, vb)) << 8));
-    p = _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(a)),
-                           _mm512_cvtepi64_epi32(b), 1);
-  } else {
-    const __m512i vb = _mm512_set1_epi32(static_cast<int32_t>(bound));
-    p = _mm512_loadu_si512(idx + j);
-    if constexpr (std::is_signed_v<IndexT>) p = _mm512_mask_add_epi32(p, _mm512_movepi32_mask(p), p, vb);
-    *ok = _mm512_cmplt_epu32_mask(p, vb);
-  }
-  if (indexedStride != 1) p = _mm512_mullo_epi32(p, _mm512_set1_epi32(static_cast<int32_t>(indexedStride)));
-  if (dataStep != 0) {
-    const __m512i lane = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    p = _mm512_add_epi32(p, _mm512_add_epi32(lane, _mm512_set1_epi32(static_cast<int32_t>(j))));
-  }
-  return p;
-}
-
-// 16 elements of a row of 4-byte elements: one masked vector gather (zero where out of
-// bounds) and one store, non-temporal when kStream and aligned.
-template <typename IndexT, bool kStream>
-inline bool GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
-                          uint64_t bound, const IndexT* idx, uint64_t j, uint8_t* out) {
-  __mmask16 ok;
-  const __m512i offsets = Offsets16(idx, j, bound, dataStep, indexedStride, &ok);
-  const __m512i values = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), ok, offsets, data, 4);
-  if (kStream && reinterpret_cast<uintptr_t>(out + j * 4) % 64 == 0) {
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(out + j * 4), values);
-  } else {
-    _mm512_storeu_si512(out + j * 4, values);
-  }
-  return ok == 0xffff;
-}
-inline constexpr uint64_t kVectorLanes4 = 16;
-#elif defined(__AVX2__)
-// The AVX2 forms of the above: 8 lanes, masks as all-ones lanes. Indices are compared as
-// signed, which is exact here: bound <= 2^30, and unsigned values of 2^31 / 2^63 or more read
-// as negative (out of bounds, as they are).
-template <typename IndexT>
-inline __m256i Offsets8(const IndexT* idx, uint64_t j, uint64_t bound, uint64_t dataStep,
-                        uint64_t indexedStride, __m256i* ok) {
-  const __m256i zero = _mm256_setzero_si256();
-  __m256i p;
-  if constexpr (sizeof(IndexT) == 8) {
-    const __m256i vb = _mm256_set1_epi64x(static_cast<int64_t>(bound));
-    __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + j));
-    __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + j + 4));
-    if constexpr (std::is_signed_v<IndexT>) {
-      a = _mm256_add_epi64(a, _mm256_and_si256(_mm256_cmpgt_epi64(zero, a), vb));
-      b = _mm256_add_epi64(b, _mm256_and_si256(_mm256_cmpgt_epi64(zero, b), vb));
-    }
-    const __m256i okA = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, a), _mm256_cmpgt_epi64(vb, a));
-    const __m256i okB = _mm256_andnot_si256(_mm256_cmpgt_epi64(zero, b), _mm256_cmpgt_epi64(vb, b));
-    // The low 32 bits of each 64-bit lane, a's four then b's four.
-    const __m256i low = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    const auto narrow = [&](__m256i x, __m256i y) {
-      return _mm256_permute2x128_si256(_mm256_permutevar8x32_epi32(x, low),
-                                       _mm256_permutevar8x32_epi32(y, low), 0x20);
-    };
-    p = narrow(a, b);
-    *ok = narrow(okA, okB);
-  } else {
-    const __m256i vb = _mm256_set1_epi32(static_cast<int32_t>(bound));
-    p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + j));
-    if constexpr (std::is_signed_v<IndexT>) {
-      p = _mm256_add_epi32(p, _mm256_and_si256(_mm256_cmpgt_epi32(zero, p), vb));
-    }
-    *ok = _mm256_andnot_si256(_mm256_cmpgt_epi32(zero, p), _mm256_cmpgt_epi32(vb, p));
-  }
-  if (indexedStride != 1) p = _mm256_mullo_epi32(p, _mm256_set1_epi32(static_cast<int32_t>(indexedStride)));
-  if (dataStep != 0) {
-    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    p = _mm256_add_epi32(p, _mm256_add_epi32(lane, _mm256_set1_epi32(static_cast<int32_t>(j))));
-  }
-  return p;
-}
-
-template <typename IndexT, bool kStream>
-inline bool GatherVector4(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
-                          uint64_t bound, const IndexT* idx, uint64_t j, uint8_t* out) {
-  __m256i ok;
-  const __m256i offsets = Offsets8(idx, j, bound, dataStep, indexedStride, &ok);
-  const __m256i values = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(),
-                                                     reinterpret_cast<const int*>(data), offsets, ok, 4);
-  if (kStream && reinterpret_cast<uintptr_t>(out + j * 4) % 32 == 0) {
-    _mm256_stream_si256(reinterpret_cast<__m256i*>(out + j * 4), values);
-  } else {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * 4), values);
-  }
-  return _mm256_movemask_epi8(ok) == -1;
-}
-inline constexpr uint64_t kVectorLanes4 = 8;
-#endif
-
-#if defined(__AVX512F__) || defined(__AVX2__)
-// Rows of 4-byte elements where every offset fits in 31 bits and dataStep is 0 or 1 (last-axis
-// rows, packed strips): a vector of indices resolved and bounds-checked at once, then one
-// masked vector gather. On rows in L1/L2 this beat the block kernel by 1.2-1.6x (AVX-512;
-// AVX2 forced on the same Xeon: 0.51-0.54 of copy with the block kernel). For 1- and 2-byte
-// elements, which have no gather, loading one by one from the vector's offsets was slower
-// than the block kernel.
-template <typename IndexT, bool kStream>
-bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
-                      uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n) {
-  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  bool allInBounds = true;
-  uint64_t j = 0;
-  for (; j + kVectorLanes4 <= n; j += kVectorLanes4) {
-    allInBounds &= GatherVector4<IndexT, kStream>(data, dataStep, indexedStride, bound, idx, j, out);
-  }
-  for (; j < n; ++j) {
-    bool ok;
-    const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
-    allInBounds &= ok;
-    uint32_t value = 0;
-    if (ok) std::memcpy(&value, data + (j * dataStep + p * indexedStride) * 4, 4);
-    std::memcpy(out + j * 4, &value, 4);
-  }
-  return allInBounds;
-}
-#endif
-
 // The two layouts the plan makes most, without multiplies: every output element of the row
 // reads one data row (last axis: step 0, stride 1), and packed strips (step 1).
 template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack>
 bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                const uint8_t* indices, uint8_t* out, uint64_t n) {
-#if defined(__AVX512F__) || defined(__AVX2__)
-  // Offsets below 2^31: lane offsets are 32-bit, and the gather's are signed.
-  if constexpr (N == 4) {
+#ifndef GS_SCALAR_ONLY
+  // Offsets below 2^31: lane offsets are signed 32-bit.
+  if constexpr (N == 4 && kHasHardwareGather<Arch>) {
     if (dataStep <= 1 && n < (uint64_t{1} << 30) && bound <= (uint64_t{1} << 30) &&
         indexedStride < (uint64_t{1} << 31) &&
         (bound - 1) * indexedStride + n * dataStep < (uint64_t{1} << 31)) {
-      return GatherRow4Vector<IndexT, kStream>(data, dataStep, indexedStride, bound, indices, out, n);
+      return GatherRow4Vector<Arch, IndexT, kStream>(data, dataStep, indexedStride, bound, indices, out, n);
     }
   }
 #endif
@@ -279,64 +141,22 @@ bool GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64
   });
 }
 
-#if defined(__AVX512F__)
-// Pairs (2-D coordinates) into 4-byte elements on AVX-512: 8 tuples deinterleaved, resolved and
-// bounds-checked at once, then one masked gather with 32-bit offsets (the caller checked that
-// every offset fits in 31 bits).
-template <class Arch, typename IndexT>
-bool GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
-                        const uint8_t* indices, uint8_t* out, uint64_t n) {
-  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  const __m512i even = _mm512_setr_epi64(0, 2, 4, 6, 8, 10, 12, 14);
-  const __m512i odd = _mm512_setr_epi64(1, 3, 5, 7, 9, 11, 13, 15);
-  const __m512i bound0 = _mm512_set1_epi64(static_cast<int64_t>(bounds[0]));
-  const __m512i bound1 = _mm512_set1_epi64(static_cast<int64_t>(bounds[1]));
-  const __m512i stride0 = _mm512_set1_epi64(static_cast<int64_t>(strides[0]));
-  const __m512i stride1 = _mm512_set1_epi64(static_cast<int64_t>(strides[1]));
-  // 16 index values as 64-bit lanes (4-byte indices widened with their sign or not).
-  const auto load8 = [&](const IndexT* from) -> __m512i {
-    if constexpr (sizeof(IndexT) == 8) {
-      return _mm512_loadu_si512(from);
-    } else if constexpr (std::is_signed_v<IndexT>) {
-      return _mm512_cvtepi32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
-    } else {
-      return _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
-    }
-  };
-  const auto resolve = [](__m512i p, __m512i bound) {
-    if constexpr (std::is_signed_v<IndexT>) p = _mm512_mask_add_epi64(p, _mm512_movepi64_mask(p), p, bound);
-    return p;
-  };
-  bool allInBounds = true;
-  uint64_t j = 0;
-  for (; j + 8 <= n; j += 8) {
-    const __m512i a = load8(idx + 2 * j), b = load8(idx + 2 * j + 8);
-    const __m512i p0 = resolve(_mm512_permutex2var_epi64(a, even, b), bound0);
-    const __m512i p1 = resolve(_mm512_permutex2var_epi64(a, odd, b), bound1);
-    const __mmask8 ok = _mm512_cmplt_epu64_mask(p0, bound0) & _mm512_cmplt_epu64_mask(p1, bound1);
-    allInBounds &= ok == 0xff;
-    const __m512i offset = _mm512_add_epi64(_mm512_mullo_epi64(p0, stride0), _mm512_mullo_epi64(p1, stride1));
-    const __m256i values =
-        _mm256_mmask_i32gather_epi32(_mm256_setzero_si256(), ok, _mm512_cvtepi64_epi32(offset), data, 4);
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j * 4), values);
-  }
-  return GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * j * sizeof(IndexT),
-                                            out + j * 4, n - j) &&
-         allInBounds;
-}
-#endif
-
 template <class Arch, size_t N, typename IndexT>
 bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                     uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
-#if defined(__AVX512F__)
-  if constexpr (N == 4) {
-    // Offsets below 2^31: the gather's offsets are signed 32-bit.
-    const bool fits = bounds[0] <= (uint64_t{1} << 31) && bounds[1] <= (uint64_t{1} << 31) &&
+#ifndef GS_SCALAR_ONLY
+  if constexpr (N == 4 && kHasHardwareGather<Arch>) {
+    // Offsets below 2^31: lane offsets are signed 32-bit.
+    const bool fits = tupleSize == 2 && bounds[0] < (uint64_t{1} << 31) && bounds[1] < (uint64_t{1} << 31) &&
                       strides[0] < (uint64_t{1} << 31) && strides[1] < (uint64_t{1} << 31) &&
+                      bounds[0] > 0 && bounds[1] > 0 &&
                       (bounds[0] - 1) * strides[0] + (bounds[1] - 1) * strides[1] < (uint64_t{1} << 31);
-    if (tupleSize == 2 && fits) {
-      return GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n);
+    if (fits) {
+      uint64_t done;
+      const bool vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
+      return GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * done * sizeof(IndexT),
+                                                out + done * 4, n - done) &&
+             vectorOk;
     }
   }
 #endif

@@ -1,5 +1,6 @@
 // Non-temporal stores, for outputs larger than the last-level cache: xsimd has no streaming
-// store, so each instruction set's intrinsic is used here, with memcpy as the portable path.
+// store, so each instruction set's intrinsic is used here, with plain stores (memcpy) as the
+// portable path (ARM64 among others).
 // Included by row_kernels.h inside its per-set anonymous namespace.
 #pragma once
 
@@ -71,6 +72,23 @@ void StreamCopy(uint8_t* destination, const uint8_t* source, uint64_t bytes) {
     }
     std::memcpy(destination + i, source + i, bytes - i);
   }
+}
+
+// Stores one vector; non-temporal when kStream and the destination is aligned to its size.
+template <class Arch, bool kStream, class Vector>
+inline void StoreVector(uint8_t* destination, const Vector& v) {
+  constexpr uintptr_t kBytes = sizeof(typename Vector::value_type) * Vector::size;
+  if constexpr (kStream) {
+    if (reinterpret_cast<uintptr_t>(destination) % kBytes == 0) {
+#if defined(__AVX512F__)
+      if constexpr (kBytes == 64) return _mm512_stream_si512(reinterpret_cast<__m512i*>(destination), v);
+#endif
+#if defined(__AVX2__)
+      if constexpr (kBytes == 32) return _mm256_stream_si256(reinterpret_cast<__m256i*>(destination), v);
+#endif
+    }
+  }
+  v.store_unaligned(reinterpret_cast<typename Vector::value_type*>(destination));
 }
 
 template <class Arch>

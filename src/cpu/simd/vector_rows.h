@@ -1,0 +1,168 @@
+// Rows of 4-byte elements gathered a vector at a time, on instruction sets with a hardware
+// gather (AVX2, AVX-512): a vector of indices resolved and bounds-checked at once, then one
+// gather of 32-bit lanes (gather_intrinsics.h). Written once on xsimd; included by
+// row_kernels.h inside each set's anonymous namespace. Lanes out of bounds are zero.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <xsimd/xsimd.hpp>
+
+#include "cpu/elements.h"
+#include "cpu/simd/gather_intrinsics.h"
+#include "cpu/simd/stream_intrinsics.h"
+
+namespace gs::cpu::simd {
+namespace {
+
+// On sets without a hardware gather, lanes loaded one by one were slower than the block
+// kernel (GatherBlocks), so only these sets use the vector rows.
+// (xsimd's AVX-512 architectures do not derive from avx2.)
+template <class Arch>
+inline constexpr bool kHasHardwareGather =
+    std::is_base_of_v<xsimd::avx2, Arch> || std::is_base_of_v<xsimd::avx512f, Arch>;
+
+template <class Arch>
+using Lanes32 = xsimd::batch<int32_t, Arch>;
+template <class Arch>
+using Lanes64 = xsimd::batch<int64_t, Arch>;
+
+// Mask generators for xsimd's compile-time swizzles and selects.
+struct LowHalvesOfPairs {  // 32-bit lane i takes lane 2 * (i mod n/2): the low halves of 64-bit lanes
+  static constexpr uint32_t get(unsigned i, unsigned n) { return 2 * (i % (n / 2)); }
+};
+struct FirstHalf {
+  static constexpr bool get(unsigned i, unsigned n) { return i < n / 2; }
+};
+struct SwapPairs {  // lane i takes lane i ^ 1
+  static constexpr uint32_t get(unsigned i, unsigned) { return i ^ 1; }
+};
+struct Iota {
+  static constexpr int32_t get(unsigned i, unsigned) { return static_cast<int32_t>(i); }
+};
+
+// The low 32 bits of the 64-bit lanes of a, then of b, as one vector of 32-bit lanes.
+template <class Arch>
+Lanes32<Arch> NarrowPair(const Lanes32<Arch>& a, const Lanes32<Arch>& b) {
+  using U = xsimd::batch<uint32_t, Arch>;
+  constexpr auto lows = xsimd::make_batch_constant<U, LowHalvesOfPairs>();
+  constexpr auto first = xsimd::make_batch_bool_constant<Lanes32<Arch>, FirstHalf>();
+  return xsimd::select(first, xsimd::swizzle(a, lows), xsimd::swizzle(b, lows));
+}
+template <class Arch>
+Lanes32<Arch> NarrowPair(const Lanes64<Arch>& a, const Lanes64<Arch>& b) {
+  return NarrowPair<Arch>(xsimd::bitwise_cast<Lanes32<Arch>>(a), xsimd::bitwise_cast<Lanes32<Arch>>(b));
+}
+
+// One vector of index values made positions as 32-bit lanes, -1 where out of bounds (lane l's
+// bound is bounds[l]). 64-bit indices are resolved and checked before they are narrowed, so a
+// value outside 32 bits never aliases an in-bounds one. The caller checked bounds < 2^31.
+template <class Arch, typename IndexT, class Bounds>
+Lanes32<Arch> LoadPositions(const IndexT* idx, const Bounds& bounds) {
+  const auto resolve = [](auto p, auto bound) {
+    using B = decltype(p);
+    if constexpr (std::is_signed_v<IndexT>) p = p + xsimd::select(p < B(0), bound, B(0));
+    return xsimd::select((p >= B(0)) & (p < bound), p, B(-1));
+  };
+  if constexpr (sizeof(IndexT) == 4) {
+    // Unsigned values of 2^31 or more read as negative: out of bounds, as they are.
+    return resolve(Lanes32<Arch>::load_unaligned(reinterpret_cast<const int32_t*>(idx)), bounds.lanes32);
+  } else {
+    const auto* wide = reinterpret_cast<const int64_t*>(idx);
+    constexpr size_t half = Lanes64<Arch>::size;
+    return NarrowPair<Arch>(resolve(Lanes64<Arch>::load_unaligned(wide), bounds.lanes64),
+                            resolve(Lanes64<Arch>::load_unaligned(wide + half), bounds.lanes64));
+  }
+}
+
+// Bounds broadcast to both lane widths, built once per row.
+template <class Arch>
+struct LaneBounds {
+  Lanes32<Arch> lanes32;
+  Lanes64<Arch> lanes64;
+};
+
+// Gathers the 4-byte elements at `offsets` (element units, -1: out of bounds, zero) and stores
+// them at `out`, non-temporal when kStream and the store is aligned.
+template <class Arch, bool kStream>
+inline void GatherStore4(const uint8_t* data, const Lanes32<Arch>& offsets, uint8_t* out) {
+  StoreVector<Arch, kStream>(out, GatherLanes32<Arch>(data, offsets));
+}
+
+// Rows of 4-byte elements where every offset fits in 31 bits and dataStep is 0 or 1 (last-axis
+// rows, packed strips). On rows in L1/L2 this beat the block kernel by 1.2-1.6x (AVX-512; AVX2
+// forced on the same Xeon: 0.51-0.54 of copy with the block kernel). For 1- and 2-byte
+// elements, which have no gather, loading one by one from the vector's offsets was slower.
+template <class Arch, typename IndexT, bool kStream>
+bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
+                      uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n) {
+  using V = Lanes32<Arch>;
+  constexpr uint64_t L = V::size;
+  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+  const LaneBounds<Arch> bounds{V(static_cast<int32_t>(bound)), Lanes64<Arch>(static_cast<int64_t>(bound))};
+  const V stride(static_cast<int32_t>(indexedStride));
+  const V iota = xsimd::make_batch_constant<V, Iota>();
+  bool allInBounds = true;
+  uint64_t j = 0;
+  for (; j + L <= n; j += L) {
+    const V p = LoadPositions<Arch, IndexT>(idx + j, bounds);
+    allInBounds &= xsimd::all(p >= V(0));
+    V offsets = indexedStride == 1 ? p : p * stride;
+    if (dataStep != 0) offsets = offsets + iota + V(static_cast<int32_t>(j));
+    GatherStore4<Arch, kStream>(data, xsimd::select(p >= V(0), offsets, V(-1)), out + j * 4);
+  }
+  for (; j < n; ++j) {
+    bool ok;
+    const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
+    allInBounds &= ok;
+    uint32_t value = 0;
+    if (ok) std::memcpy(&value, data + (j * dataStep + p * indexedStride) * 4, 4);
+    std::memcpy(out + j * 4, &value, 4);
+  }
+  return allInBounds;
+}
+
+// Pairs (2-D coordinates) into 4-byte elements: tuple t's components sit in lanes 2t and 2t+1
+// as loaded; each lane is scaled by its component's stride, neighbours are summed, and the
+// even lanes of two vectors are packed into one vector of offsets. The caller checked that
+// every offset fits in 31 bits. Returns whether every pair was in bounds; the tail (fewer
+// than one vector of pairs) is left to the caller: *done says how many pairs were gathered.
+template <class Arch, typename IndexT>
+bool GatherPairs4Vector(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+                        const uint8_t* indices, uint8_t* out, uint64_t n, uint64_t* done) {
+  using V = Lanes32<Arch>;
+  constexpr uint64_t L = V::size;  // pairs a step: two vectors of L / 2 pairs each
+  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+  alignas(64) int32_t bound32[L], stride32[L];
+  alignas(64) int64_t bound64[L / 2];
+  for (uint64_t l = 0; l < L; ++l) {
+    bound32[l] = static_cast<int32_t>(bounds[l % 2]);
+    stride32[l] = static_cast<int32_t>(strides[l % 2]);
+  }
+  for (uint64_t l = 0; l < L / 2; ++l) bound64[l] = static_cast<int64_t>(bounds[l % 2]);
+  const LaneBounds<Arch> laneBounds{V::load_aligned(bound32), Lanes64<Arch>::load_aligned(bound64)};
+  const V laneStrides = V::load_aligned(stride32);
+  constexpr auto swap = xsimd::make_batch_constant<xsimd::batch<uint32_t, Arch>, SwapPairs>();
+  // Offsets of L / 2 pairs in the even lanes, -1 where either component is out of bounds.
+  const auto pairOffsets = [&](const IndexT* from) {
+    const V p = LoadPositions<Arch, IndexT>(from, laneBounds);
+    const V scaled = p * laneStrides;
+    const V sum = scaled + xsimd::swizzle(scaled, swap);
+    const auto ok = (p >= V(0)) & (xsimd::swizzle(p, swap) >= V(0));
+    return xsimd::select(ok, sum, V(-1));
+  };
+  bool allInBounds = true;
+  uint64_t j = 0;
+  for (; j + L <= n; j += L) {
+    const V offsets = NarrowPair<Arch>(pairOffsets(idx + 2 * j), pairOffsets(idx + 2 * j + L));
+    allInBounds &= xsimd::all(offsets >= V(0));
+    GatherStore4<Arch, false>(data, offsets, out + j * 4);
+  }
+  *done = j;
+  return allInBounds;
+}
+
+}  // namespace
+}  // namespace gs::cpu::simd
