@@ -2,6 +2,8 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <thread>
+#include <vector>
 
 #include <oneapi/tbb/info.h>
 
@@ -10,6 +12,7 @@
 namespace gs::cpu {
 namespace {
 
+#if !defined(GS_PARALLEL_STD_THREADS)
 // One arena per requested thread count, made on first use and kept: creating an arena per
 // call would cost more than a small operator.
 tbb::task_arena* ArenaForThreadCount(int threads) {
@@ -46,21 +49,69 @@ bool TbbStarted() {
   }
   return state.load(std::memory_order_relaxed) == kStarted;
 }
+#endif
+
+// The machine's hardware threads, as oneTBB counts them (or as std::thread does when the
+// engine runs on std::threads).
+int DefaultConcurrency() {
+#if defined(GS_PARALLEL_STD_THREADS)
+  return std::max(1u, std::thread::hardware_concurrency());
+#else
+  return tbb::info::default_concurrency();
+#endif
+}
 
 }  // namespace
 
+#if defined(GS_PARALLEL_STD_THREADS)
+void Parallel::ForOnThreads(uint64_t count, uint64_t grain,
+                            const std::function<void(uint64_t, uint64_t)>& body) const {
+  const uint64_t ranges = (count + grain - 1) / grain;
+  std::atomic<uint64_t> next{0};
+  std::mutex mutex;
+  std::exception_ptr failure;
+  const auto work = [&] {
+    for (uint64_t r; (r = next.fetch_add(1)) < ranges;) {
+      try {
+        body(r * grain, std::min(count, (r + 1) * grain));
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failure) failure = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> helpers;
+  const uint64_t helperCount = std::min<uint64_t>(ranges, static_cast<uint64_t>(concurrency_)) - 1;
+  for (uint64_t t = 0; t < helperCount; ++t) helpers.emplace_back(work);
+  work();
+  for (auto& helper : helpers) helper.join();
+  if (failure) std::rethrow_exception(failure);
+}
+#endif
+
 Parallel::Parallel(const CpuExecuteOptions& options) {
-  if (options.ThreadCount == 1 || !TbbStarted()) {
+#if defined(GS_PARALLEL_STD_THREADS)
+  const bool started = true;  // no oneTBB start-up to guard
+#else
+  const bool started = options.ThreadCount == 1 || TbbStarted();
+#endif
+  if (options.ThreadCount == 1 || !started) {
     concurrency_ = 1;
   } else if (options.Arena != nullptr) {
     arena_ = options.Arena;
     concurrency_ = arena_->max_concurrency();
   } else if (options.ThreadCount > 1) {
     // More threads than cores never helps a memory-bound kernel (and oneTBB warns about it).
-    concurrency_ = std::min(options.ThreadCount, tbb::info::default_concurrency());
+    concurrency_ = std::min(options.ThreadCount, DefaultConcurrency());
+#if !defined(GS_PARALLEL_STD_THREADS)
     arena_ = concurrency_ > 1 ? ArenaForThreadCount(concurrency_) : nullptr;
+#endif
   } else {
+#if defined(GS_PARALLEL_STD_THREADS)
+    concurrency_ = DefaultConcurrency();
+#else
     concurrency_ = tbb::this_task_arena::max_concurrency();
+#endif
   }
 }
 
