@@ -16,24 +16,22 @@
 namespace gs::cpu::simd {
 namespace {
 
-// The 4-byte elements data[offsets[l]] of each lane l; zero where offsets[l] < 0, whose lanes
-// read nothing.
+// The 4-byte elements data[offsets[l]] of each lane l where ok[l]; zero in the other lanes,
+// which read nothing.
 template <class Arch>
-inline xsimd::batch<int32_t, Arch> GatherLanes32(const uint8_t* data, const xsimd::batch<int32_t, Arch>& offsets) {
+inline xsimd::batch<int32_t, Arch> GatherLanes32(const uint8_t* data, const xsimd::batch<int32_t, Arch>& offsets,
+                                                 const xsimd::batch_bool<int32_t, Arch>& ok) {
   using V = xsimd::batch<int32_t, Arch>;
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
-    const __mmask16 ok = _mm512_cmpge_epi32_mask(offsets, _mm512_setzero_si512());
     return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), ok, offsets, data, 4);
   }
 #endif
 #if defined(__AVX2__)
   if constexpr (std::is_base_of_v<xsimd::avx2, Arch>) {
-    const __m256i ok = _mm256_cmpgt_epi32(offsets, _mm256_set1_epi32(-1));
     return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(data), offsets, ok, 4);
   }
 #endif
-  const auto ok = offsets >= V(0);
   const V values = V::gather(reinterpret_cast<const int32_t*>(data), xsimd::select(ok, offsets, V(0)));
   return xsimd::select(ok, values, V(0));
 }

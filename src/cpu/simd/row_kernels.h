@@ -96,7 +96,7 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     if (dataStep <= 1 && n < (uint64_t{1} << 30) && bound <= (uint64_t{1} << 30) &&
         indexedStride < (uint64_t{1} << 31) &&
         (bound - 1) * indexedStride + n * dataStep < (uint64_t{1} << 31)) {
-      return GatherRow4Vector<Arch, IndexT, kStream>(data, dataStep, indexedStride, bound, indices, out, n);
+      return GatherRow4Vector<Arch, IndexT, kStream, kTrack>(data, dataStep, indexedStride, bound, indices, out, n);
     }
   }
 #endif

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <type_traits>
 
 #include <xsimd/xsimd.hpp>
@@ -56,63 +57,87 @@ Lanes32<Arch> NarrowPair(const Lanes64<Arch>& a, const Lanes64<Arch>& b) {
   return NarrowPair<Arch>(xsimd::bitwise_cast<Lanes32<Arch>>(a), xsimd::bitwise_cast<Lanes32<Arch>>(b));
 }
 
-// One vector of index values made positions as 32-bit lanes, -1 where out of bounds (lane l's
-// bound is bounds[l]). 64-bit indices are resolved and checked before they are narrowed, so a
-// value outside 32 bits never aliases an in-bounds one. The caller checked bounds < 2^31.
-template <class Arch, typename IndexT, class Bounds>
-Lanes32<Arch> LoadPositions(const IndexT* idx, const Bounds& bounds) {
+// One vector of index values made positions (32-bit lanes) and whether each is in bounds
+// (lane l's bound is bounds[l]); out-of-bounds lanes hold garbage. 64-bit
+// indices are resolved and checked before they are narrowed, so a value outside 32 bits never
+// aliases an in-bounds one. The caller checked bounds < 2^31.
+template <class Arch>
+struct Positions {
+  Lanes32<Arch> at;
+  xsimd::batch_bool<int32_t, Arch> ok;
+};
+// Bounds broadcast to both lane widths, as they are (to resolve negative indices) and with
+// the sign bit flipped (to check them), built once per row.
+template <class Arch>
+struct LaneBounds {
+  template <class B>
+  static B Flipped(const B& x) {
+    return x ^ B(std::numeric_limits<typename B::value_type>::min());
+  }
+  LaneBounds(const Lanes32<Arch>& bounds32, const Lanes64<Arch>& bounds64)
+      : lanes32(bounds32), lanes64(bounds64), flipped32(Flipped(bounds32)), flipped64(Flipped(bounds64)) {}
+  Lanes32<Arch> lanes32;
+  Lanes64<Arch> lanes64;
+  Lanes32<Arch> flipped32;
+  Lanes64<Arch> flipped64;
+};
+
+template <class Arch, typename IndexT>
+Positions<Arch> LoadPositions(const IndexT* idx, const LaneBounds<Arch>& bounds) {
+  // p in [0, bound) as an unsigned compare: one signed compare with both sign bits flipped.
+  // Unsigned indices of 2^31 (2^63) or more, and negative ones still negative after
+  // resolving, are out of bounds alike.
   const auto resolve = [](auto p, auto bound) {
     using B = decltype(p);
     if constexpr (std::is_signed_v<IndexT>) p = p + xsimd::select(p < B(0), bound, B(0));
-    return xsimd::select((p >= B(0)) & (p < bound), p, B(-1));
+    return p;
   };
   if constexpr (sizeof(IndexT) == 4) {
-    // Unsigned values of 2^31 or more read as negative: out of bounds, as they are.
-    return resolve(Lanes32<Arch>::load_unaligned(reinterpret_cast<const int32_t*>(idx)), bounds.lanes32);
+    const Lanes32<Arch> p = resolve(Lanes32<Arch>::load_unaligned(reinterpret_cast<const int32_t*>(idx)), bounds.lanes32);
+    return {p, LaneBounds<Arch>::Flipped(p) < bounds.flipped32};
   } else {
+    // -1 marks the lanes out of bounds through the narrowing.
+    const auto coded = [&](const int64_t* from) {
+      const Lanes64<Arch> p = resolve(Lanes64<Arch>::load_unaligned(from), bounds.lanes64);
+      return xsimd::select(LaneBounds<Arch>::Flipped(p) < bounds.flipped64, p, Lanes64<Arch>(-1));
+    };
     const auto* wide = reinterpret_cast<const int64_t*>(idx);
-    constexpr size_t half = Lanes64<Arch>::size;
-    return NarrowPair<Arch>(resolve(Lanes64<Arch>::load_unaligned(wide), bounds.lanes64),
-                            resolve(Lanes64<Arch>::load_unaligned(wide + half), bounds.lanes64));
+    const Lanes32<Arch> p = NarrowPair<Arch>(coded(wide), coded(wide + Lanes64<Arch>::size));
+    return {p, Lanes32<Arch>(-1) < p};  // (xsimd 8.1 makes "p > -1" a min and a compare)
   }
 }
 
-// Bounds broadcast to both lane widths, built once per row.
-template <class Arch>
-struct LaneBounds {
-  Lanes32<Arch> lanes32;
-  Lanes64<Arch> lanes64;
-};
-
-// Gathers the 4-byte elements at `offsets` (element units, -1: out of bounds, zero) and stores
-// them at `out`, non-temporal when kStream and the store is aligned.
+// Gathers the 4-byte elements at `offsets` (element units; zero where not ok) and stores them
+// at `out`, non-temporal when kStream and the store is aligned.
 template <class Arch, bool kStream>
-inline void GatherStore4(const uint8_t* data, const Lanes32<Arch>& offsets, uint8_t* out) {
-  StoreVector<Arch, kStream>(out, GatherLanes32<Arch>(data, offsets));
+inline void GatherStore4(const uint8_t* data, const Lanes32<Arch>& offsets,
+                         const xsimd::batch_bool<int32_t, Arch>& ok, uint8_t* out) {
+  StoreVector<Arch, kStream>(out, GatherLanes32<Arch>(data, offsets, ok));
 }
 
 // Rows of 4-byte elements where every offset fits in 31 bits and dataStep is 0 or 1 (last-axis
 // rows, packed strips). On rows in L1/L2 this beat the block kernel by 1.2-1.6x (AVX-512; AVX2
 // forced on the same Xeon: 0.51-0.54 of copy with the block kernel). For 1- and 2-byte
 // elements, which have no gather, loading one by one from the vector's offsets was slower.
-template <class Arch, typename IndexT, bool kStream>
+template <class Arch, typename IndexT, bool kStream, bool kTrack>
 bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                       uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n) {
   using V = Lanes32<Arch>;
   constexpr uint64_t L = V::size;
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  const LaneBounds<Arch> bounds{V(static_cast<int32_t>(bound)), Lanes64<Arch>(static_cast<int64_t>(bound))};
+  const LaneBounds<Arch> bounds(V(static_cast<int32_t>(bound)), Lanes64<Arch>(static_cast<int64_t>(bound)));
   const V stride(static_cast<int32_t>(indexedStride));
   const V iota = xsimd::make_batch_constant<V, Iota>();
-  bool allInBounds = true;
+  xsimd::batch_bool<int32_t, Arch> allOk(true);
   uint64_t j = 0;
   for (; j + L <= n; j += L) {
-    const V p = LoadPositions<Arch, IndexT>(idx + j, bounds);
-    allInBounds &= xsimd::all(p >= V(0));
-    V offsets = indexedStride == 1 ? p : p * stride;
+    const Positions<Arch> p = LoadPositions<Arch, IndexT>(idx + j, bounds);
+    if constexpr (kTrack) allOk = allOk & p.ok;
+    V offsets = indexedStride == 1 ? p.at : p.at * stride;
     if (dataStep != 0) offsets = offsets + iota + V(static_cast<int32_t>(j));
-    GatherStore4<Arch, kStream>(data, xsimd::select(p >= V(0), offsets, V(-1)), out + j * 4);
+    GatherStore4<Arch, kStream>(data, offsets, p.ok, out + j * 4);
   }
+  bool allInBounds = xsimd::all(allOk);
   for (; j < n; ++j) {
     bool ok;
     const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
@@ -142,23 +167,24 @@ bool GatherPairs4Vector(const uint8_t* data, const uint64_t* bounds, const uint6
     stride32[l] = static_cast<int32_t>(strides[l % 2]);
   }
   for (uint64_t l = 0; l < L / 2; ++l) bound64[l] = static_cast<int64_t>(bounds[l % 2]);
-  const LaneBounds<Arch> laneBounds{V::load_aligned(bound32), Lanes64<Arch>::load_aligned(bound64)};
+  const LaneBounds<Arch> laneBounds(V::load_aligned(bound32), Lanes64<Arch>::load_aligned(bound64));
   const V laneStrides = V::load_aligned(stride32);
   constexpr auto swap = xsimd::make_batch_constant<xsimd::batch<uint32_t, Arch>, SwapPairs>();
   // Offsets of L / 2 pairs in the even lanes, -1 where either component is out of bounds.
   const auto pairOffsets = [&](const IndexT* from) {
-    const V p = LoadPositions<Arch, IndexT>(from, laneBounds);
-    const V scaled = p * laneStrides;
+    const Positions<Arch> p = LoadPositions<Arch, IndexT>(from, laneBounds);
+    const V at = xsimd::select(p.ok, p.at, V(-1));
+    const V scaled = at * laneStrides;
     const V sum = scaled + xsimd::swizzle(scaled, swap);
-    const auto ok = (p >= V(0)) & (xsimd::swizzle(p, swap) >= V(0));
-    return xsimd::select(ok, sum, V(-1));
+    return xsimd::select(V(-1) < (at | xsimd::swizzle(at, swap)), sum, V(-1));
   };
   bool allInBounds = true;
   uint64_t j = 0;
   for (; j + L <= n; j += L) {
     const V offsets = NarrowPair<Arch>(pairOffsets(idx + 2 * j), pairOffsets(idx + 2 * j + L));
-    allInBounds &= xsimd::all(offsets >= V(0));
-    GatherStore4<Arch, false>(data, offsets, out + j * 4);
+    const auto ok = V(-1) < offsets;
+    allInBounds &= xsimd::all(ok);
+    GatherStore4<Arch, false>(data, offsets, ok, out + j * 4);
   }
   *done = j;
   return allInBounds;
