@@ -91,12 +91,14 @@ bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
   return true;
 }
 
-// The caller's D3D12 buffers as the plan's bound tensors; the rules are the CPU engine's.
+// The caller's D3D12 buffers as the plan's bound tensors; the rules are the CPU engine's, and
+// each binding must lie inside its resource (views past its end read and write out of bounds).
 Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTensor* tensors, bool* inPlace) {
   const D3D12Buffer* all[] = {&b.InputTensor, &b.IndicesTensor, &b.UpdatesTensor, &b.OutputTensor};
   plan::BoundTensor bound[plan::kTensorRoleCount];
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
     bound[r] = {all[r]->Resource, all[r]->Offset, all[r]->SizeInBytes};
+    if (all[r]->Resource != nullptr) bound[r].resourceSizeInBytes = all[r]->Resource->GetDesc().Width;
   }
   Status status = plan::CheckBoundTensors(plan, plan::BindingSpace::D3D12Resources, bound, inPlace);
   if (!status.ok()) return status;
