@@ -70,7 +70,8 @@ class D3D12Engine {
   // larger one answers StatusCode::Unsupported. Not while a call is running.
   Status SetViewElementLimit(uint64_t elements);
 
-  // Uploads the bound host memory, runs the operator, reads the output back and waits. Same
+  // Uploads the bytes the input views span (never the rest of a buffer), runs the operator,
+  // writes back only the output view's elements and waits; the limits are checked first. Same
   // contract as ExecuteOnCpu: checked mode fails with the CPU engine's message and leaves the
   // output untouched. StatusCode::Unsupported when this path cannot run the plan (the caller
   // may fall back to ExecuteOnCpu).
