@@ -49,19 +49,19 @@ Status CheckOne(const Plan& plan, BindingSpace space, TensorRole role, const Bou
                               : std::string(name) + " starts at offset " + std::to_string(t.offset) +
                                     ", not a multiple of its " + size);
   }
-  // Overflow-safe: an offset near 2^64 must not wrap around to look inside.
-  if (!host && (t.offset > t.resourceSizeInBytes || t.sizeInBytes > t.resourceSizeInBytes - t.offset)) {
-    return Invalid(plan, std::string(name) + " is bound at offset " + std::to_string(t.offset) + " with SizeInBytes " +
-                             std::to_string(t.sizeInBytes) + ", past the end of its resource of " +
-                             std::to_string(t.resourceSizeInBytes) +
-                             " bytes; Offset + SizeInBytes must lie inside the resource");
-  }
   const uint64_t last = host ? UINTPTR_MAX : UINT64_MAX;
   if (last - t.offset < view.totalSizeInBytes) {  // the overlap arithmetic below must not wrap
     const std::string bytes = " with " + std::to_string(view.totalSizeInBytes) + " bytes wraps the ";
     return Invalid(plan, host ? std::string(name) + " at " + Hex(t.offset) + bytes + "address space"
                               : std::string(name) + " at offset " + std::to_string(t.offset) + bytes +
                                     "resource's 64-bit offsets");
+  }
+  // Overflow-safe: an offset near 2^64 must not wrap around to look inside.
+  if (!host && (t.offset > t.resourceSizeInBytes || t.sizeInBytes > t.resourceSizeInBytes - t.offset)) {
+    return Invalid(plan, std::string(name) + " is bound at offset " + std::to_string(t.offset) + " with SizeInBytes " +
+                             std::to_string(t.sizeInBytes) + ", past the end of its resource of " +
+                             std::to_string(t.resourceSizeInBytes) +
+                             " bytes; Offset + SizeInBytes must lie inside the resource");
   }
   return Status::Ok();
 }
