@@ -81,7 +81,8 @@ class D3D12Engine {
   // Records the operator into the caller's compute or direct command list on the caller's
   // buffers, as DirectML's dispatch does. Inputs must be in a shader-resource state
   // (NON_PIXEL_SHADER_RESOURCE), OutputTensor (created with ALLOW_UNORDERED_ACCESS) in
-  // UNORDERED_ACCESS; they stay so. The list's root signature, pipeline and descriptor heap
+  // UNORDERED_ACCESS; they stay so. Each binding's Offset + SizeInBytes must lie inside its
+  // resource (InvalidArgument otherwise). The list's root signature, pipeline and descriptor heap
   // are replaced: the caller sets its own again afterwards.
   Status Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
                 const D3D12Bindings& buffers, IndexChecking checking,
