@@ -86,10 +86,15 @@ Status OutOfMemoryAsStatus(const char* call, Call&& run) {
   }
 }
 
-// Schedules the plan's passes and creates what they need: pipelines, constants, status and
-// scratch lists, and the descriptors. tensors: by plan::TensorRole; an absent one has no resource.
-Status Prepare(D3D12Engine::State& engine, const plan::Plan& plan, const GpuTensor* tensors, bool checked,
-               bool inPlace, D3D12Recording::State* run);
+// Schedules the plan's passes and gets their pipelines: Unsupported (the plan is beyond this
+// path's limits) before any buffer is made.
+Status Schedule(D3D12Engine::State& engine, const plan::Plan& plan, bool checked, bool inPlace,
+                D3D12Recording::State* run);
+
+// Creates what a scheduled run needs: constants, status and scratch lists, and the
+// descriptors. tensors: by plan::TensorRole, each its view's span (plan::ViewSpanInBytes); an
+// absent one has no resource.
+Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlace, D3D12Recording::State* run);
 
 // Records the passes (the inputs in a shader-resource state, the output in UNORDERED_ACCESS),
 // then the status words' copy to the readback buffer.

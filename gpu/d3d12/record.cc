@@ -91,17 +91,21 @@ bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
   return true;
 }
 
-// The caller's D3D12 buffers as the plan's bound tensors; the rules are the CPU engine's.
+// The caller's D3D12 buffers as the plan's bound tensors; the rules are the CPU engine's, and
+// each binding must lie inside its resource (views past its end read and write out of bounds).
 Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTensor* tensors, bool* inPlace) {
   const D3D12Buffer* all[] = {&b.InputTensor, &b.IndicesTensor, &b.UpdatesTensor, &b.OutputTensor};
   plan::BoundTensor bound[plan::kTensorRoleCount];
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
     bound[r] = {all[r]->Resource, all[r]->Offset, all[r]->SizeInBytes};
+    if (all[r]->Resource != nullptr) bound[r].resourceSizeInBytes = all[r]->Resource->GetDesc().Width;
   }
   Status status = plan::CheckBoundTensors(plan, plan::BindingSpace::D3D12Resources, bound, inPlace);
   if (!status.ok()) return status;
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
-    if (plan.tensors[r].present) tensors[r] = {all[r]->Resource, all[r]->Offset, plan.tensors[r].totalSizeInBytes};
+    // Each tensor's views cover its view's span, inside the binding (checked above).
+    if (!plan.tensors[r].present) continue;
+    tensors[r] = {all[r]->Resource, all[r]->Offset, plan::ViewSpanInBytes(plan.tensors[r])};
   }
   return Status::Ok();
 }
@@ -123,7 +127,8 @@ Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12Gr
   status = CheckGpuBindings(plan, buffers, tensors, &inPlace);
   if (!status.ok()) return status;
   auto run = std::make_unique<D3D12Recording::State>();
-  status = Prepare(engine, plan, tensors, checking == IndexChecking::Checked, inPlace, run.get());
+  status = Schedule(engine, plan, checking == IndexChecking::Checked, inPlace, run.get());
+  if (status.ok()) status = Prepare(engine, tensors, inPlace, run.get());
   if (!status.ok()) return status;
   // Everything is allocated before the caller's list gets a command: nothing can fail after.
   const D3D12Recording::State& passes = *run;
@@ -135,13 +140,16 @@ Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12Gr
 
 }  // namespace
 
-Status Prepare(D3D12Engine::State& engine, const plan::Plan& plan, const GpuTensor* tensors, bool checked,
-               bool inPlace, D3D12Recording::State* run) {
-  const std::string name = OperatorTypeName(plan.op);
+Status Schedule(D3D12Engine::State& engine, const plan::Plan& plan, bool checked, bool inPlace,
+                D3D12Recording::State* run) {
   run->plan = plan;
   run->checked = checked;
-  Status status = SchedulePasses(engine, plan, checked, inPlace, run);
-  if (!status.ok()) return status;
+  return SchedulePasses(engine, plan, checked, inPlace, run);
+}
+
+Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlace, D3D12Recording::State* run) {
+  const plan::Plan& plan = run->plan;
+  const std::string name = OperatorTypeName(plan.op);
   ID3D12Device* device = engine.device.get();
   if (!CreateRunBuffers(device, plan, run)) {
     return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");

@@ -70,7 +70,8 @@ class D3D12Engine {
   // larger one answers StatusCode::Unsupported. Not while a call is running.
   Status SetViewElementLimit(uint64_t elements);
 
-  // Uploads the bound host memory, runs the operator, reads the output back and waits. Same
+  // Uploads the bytes the input views span (never the rest of a buffer), runs the operator,
+  // writes back only the output view's elements and waits; the limits are checked first. Same
   // contract as ExecuteOnCpu: checked mode fails with the CPU engine's message and leaves the
   // output untouched. StatusCode::Unsupported when this path cannot run the plan (the caller
   // may fall back to ExecuteOnCpu).
@@ -80,7 +81,8 @@ class D3D12Engine {
   // Records the operator into the caller's compute or direct command list on the caller's
   // buffers, as DirectML's dispatch does. Inputs must be in a shader-resource state
   // (NON_PIXEL_SHADER_RESOURCE), OutputTensor (created with ALLOW_UNORDERED_ACCESS) in
-  // UNORDERED_ACCESS; they stay so. The list's root signature, pipeline and descriptor heap
+  // UNORDERED_ACCESS; they stay so. Each binding's Offset + SizeInBytes must lie inside its
+  // resource (InvalidArgument otherwise). The list's root signature, pipeline and descriptor heap
   // are replaced: the caller sets its own again afterwards.
   Status Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
                 const D3D12Bindings& buffers, IndexChecking checking,

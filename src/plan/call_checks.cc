@@ -56,6 +56,13 @@ Status CheckOne(const Plan& plan, BindingSpace space, TensorRole role, const Bou
                               : std::string(name) + " at offset " + std::to_string(t.offset) + bytes +
                                     "resource's 64-bit offsets");
   }
+  // Overflow-safe: an offset near 2^64 must not wrap around to look inside.
+  if (!host && (t.offset > t.resourceSizeInBytes || t.sizeInBytes > t.resourceSizeInBytes - t.offset)) {
+    return Invalid(plan, std::string(name) + " is bound at offset " + std::to_string(t.offset) + " with SizeInBytes " +
+                             std::to_string(t.sizeInBytes) + ", past the end of its resource of " +
+                             std::to_string(t.resourceSizeInBytes) +
+                             " bytes; Offset + SizeInBytes must lie inside the resource");
+  }
   return Status::Ok();
 }
 

@@ -28,6 +28,9 @@ struct BoundTensor {
   const void* resource = nullptr;
   uint64_t offset = 0;  // host: the address
   uint64_t sizeInBytes = 0;
+  // D3D12: the resource's size (its desc's Width); the binding must lie inside it. Host
+  // pointers carry no size: the caller's SizeInBytes is all there is to check.
+  uint64_t resourceSizeInBytes = UINT64_MAX;
 };
 
 // `tensors` by TensorRole. *inPlace: a scatter whose Output is its own Input view. Allocates

@@ -8,15 +8,12 @@ namespace {
 // Kernels count threads, offsets and list links in 32 bits, with all ones as "none".
 constexpr uint64_t kMaxThreads = 0xffffffffull;
 
-uint64_t ElementsOfView(const TensorView& view) {
-  return view.totalSizeInBytes / ElementSizeInBytes(view.dataType);
-}
-
-// Elements each tensor binds (Indices in 32-bit words, two per 64-bit index); 0 when absent.
+// Elements each tensor binds, its view's span (Indices in 32-bit words, two per 64-bit
+// index); 0 when absent. Bytes of the buffer past the span are never bound.
 uint64_t ViewElements(const Plan& plan, TensorRole role) {
   const TensorView& view = plan.tensor(role);
   if (!view.present) return 0;
-  return role == TensorRole::Indices ? view.totalSizeInBytes / 4 : ElementsOfView(view);
+  return role == TensorRole::Indices ? ViewSpanInBytes(view) / 4 : view.extentElements;
 }
 
 uint64_t WindowFor(uint64_t elements, uint32_t windows) {

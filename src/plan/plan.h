@@ -25,6 +25,13 @@ struct TensorView {
   bool present = false;             // false for UpdatesTensor of a gather
 };
 
+// The bytes from the view's first element to the end of its last: all any element touches
+// (no more than totalSizeInBytes, which CompilePlan checked; 0 for an empty view). The GPU
+// path binds and moves these, not the whole buffer.
+inline uint64_t ViewSpanInBytes(const TensorView& view) {
+  return view.extentElements * ElementSizeInBytes(view.dataType);
+}
+
 enum class TensorRole : uint32_t { Input, Indices, Updates, Output };
 inline constexpr uint32_t kTensorRoleCount = 4;
 const char* TensorRoleName(TensorRole role);  // "InputTensor", ...

@@ -1,5 +1,6 @@
 // gs-cases as a user runs it: the built binary on small case files, its lines and exit codes.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -179,6 +180,30 @@ TEST_F(CommandLine, HelpPrintsUsage) {
   EXPECT_EQ(result.exitCode, 0);
   ASSERT_FALSE(result.lines.empty());
   EXPECT_EQ(result.lines[0], "usage: gs-cases [--backend cpu|d3d12|all] [--filter TEXT] FILE...");
+}
+
+// 600 bytes of case: broadcast inputs (stride 0, one value each) over 2^26 elements and an
+// index out of range, expected to fail. The runner's memory must follow the real buffers:
+// 4 bytes per input and the output's 256 MiB, not a copy of that output beside it (the
+// sentinel it started with is known without one).
+TEST_F(CommandLine, BroadcastInputsRunInTheMemoryOfTheRealBuffers) {
+  constexpr const char kBroadcast[] = R"({"cases": [
+    {"name": "broadcast", "operator": "GATHER_ELEMENTS", "attributes": {"Axis": 1}, "expect": "error",
+     "errorContains": "IndicesTensor",
+     "tensors": {
+       "InputTensor": {"dataType": "FLOAT32", "sizes": [1, 67108864], "strides": [0, 0], "data": [1]},
+       "IndicesTensor": {"dataType": "INT32", "sizes": [1, 67108864], "strides": [0, 0], "data": [-67108865]},
+       "OutputTensor": {"dataType": "FLOAT32", "sizes": [1, 67108864]}}}
+  ]})";
+  const long outputKiB = (long{67108864} * 4) >> 10;
+  const Result result = Run("--backend cpu " + Write("broadcast.json", kBroadcast));
+  EXPECT_EQ(result.exitCode, 0) << result.err;
+  EXPECT_EQ(result.lines, (std::vector<std::string>{"PASS broadcast", "1 passed, 0 failed, 0 skipped"}));
+  // The largest child so far: this one (the other tests' files are tiny).
+  rusage children = {};
+  ASSERT_EQ(getrusage(RUSAGE_CHILDREN, &children), 0);
+  EXPECT_GT(children.ru_maxrss, outputKiB);  // it did hold the real output buffer
+  EXPECT_LT(children.ru_maxrss, outputKiB + outputKiB / 2) << "KiB at most, the output's buffer being " << outputKiB;
 }
 
 }  // namespace

@@ -214,4 +214,62 @@ TEST(Record, ViewWindowsAtTheCallersOffsets) {
   EXPECT_EQ(gpu, want);
 }
 
+// A binding outside its resource is refused before anything is recorded: the caller's list then
+// runs only its own copies, and the output buffer keeps its sentinel. (Recorded, the first
+// two would read past the 256-byte input resource; the third would write nowhere.)
+struct OutOfResource {
+  const char* what;
+  gs::D3D12Buffer gs::D3D12Bindings::*tensor;
+  uint64_t offset, sizeInBytes;
+  const char* message;
+};
+
+class RecordRefuses : public testing::TestWithParam<OutOfResource> {};
+
+TEST_P(RecordRefuses, ABindingOutsideItsResource) {
+  const OutOfResource& param = GetParam();
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  ASSERT_NE(engine, nullptr) << why;
+  const gs::CompiledOperator op = CompileGatherElements3x5();
+  std::vector<uint8_t> staging(512, 0);  // a 256-byte input resource, then the output's 256
+  std::memset(&staging[256], 0xab, 256);
+  std::vector<uint8_t> output;
+  std::unique_ptr<gs::D3D12Recording> recording;
+  gs::Status recorded;
+  RunInCallersList(engine->device(), staging, &output,
+                   [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
+                     gs::D3D12Bindings bindings;
+                     bindings.InputTensor = {inputs, 0, 32};
+                     bindings.IndicesTensor = {inputs, 64, 48};
+                     bindings.OutputTensor = {outputs, 0, 24};
+                     gs::D3D12Buffer& bad = bindings.*param.tensor;
+                     bad.Offset = param.offset;
+                     bad.SizeInBytes = param.sizeInBytes;
+                     recorded = engine->Record(op, list, bindings, gs::IndexChecking::Checked, &recording);
+                     return !recorded.ok();  // an accepted binding would run out of bounds
+                   });
+  EXPECT_EQ(recorded.code(), gs::StatusCode::InvalidArgument) << param.what;
+  EXPECT_EQ(recorded.message(), param.message);
+  EXPECT_EQ(recording, nullptr);
+  EXPECT_EQ(output, std::vector<uint8_t>(256, 0xab)) << "the caller's list ran something of the operator's";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Record, RecordRefuses,
+    testing::Values(
+        OutOfResource{"input at 1 MiB", &gs::D3D12Bindings::InputTensor, uint64_t{1} << 20, 32,
+                      "GATHER_ELEMENTS: InputTensor is bound at offset 1048576 with SizeInBytes 32, past the end "
+                      "of its resource of 256 bytes; Offset + SizeInBytes must lie inside the resource"},
+        OutOfResource{"indices at 2^64 - 256", &gs::D3D12Bindings::IndicesTensor, ~uint64_t{0} - 255, 48,
+                      "GATHER_ELEMENTS: IndicesTensor is bound at offset 18446744073709551360 with SizeInBytes 48, "
+                      "past the end of its resource of 256 bytes; Offset + SizeInBytes must lie inside the "
+                      "resource"},
+        OutOfResource{"output across the end", &gs::D3D12Bindings::OutputTensor, 240, 24,
+                      "GATHER_ELEMENTS: OutputTensor is bound at offset 240 with SizeInBytes 24, past the end of "
+                      "its resource of 256 bytes; Offset + SizeInBytes must lie inside the resource"},
+        OutOfResource{"output past the end", &gs::D3D12Bindings::OutputTensor, 4096, 24,
+                      "GATHER_ELEMENTS: OutputTensor is bound at offset 4096 with SizeInBytes 24, past the end of "
+                      "its resource of 256 bytes; Offset + SizeInBytes must lie inside the resource"}));
+
 }  // namespace

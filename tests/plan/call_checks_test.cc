@@ -97,6 +97,27 @@ TEST(CallChecks, EachSpaceNamesThePlaceItsOwnWay) {
               HasSubstr("InputTensor at offset 18446744073709551608 with 16 bytes wraps"));
 }
 
+// A D3D12 binding must lie inside its resource: up to its last byte, not one past, and an
+// offset near 2^64 does not wrap around into it.
+TEST(CallChecks, D3D12BindingsLieInsideTheirResource) {
+  const Scatter s;
+  const int resource = 0;
+  auto check = [&](uint64_t outputOffset, uint64_t outputBytes, uint64_t resourceBytes) {
+    BoundTensor tensors[plan::kTensorRoleCount] = {
+        {&resource, 0, 16}, {&resource, 16, 8}, {&resource, 24, 8}, {&resource, outputOffset, outputBytes}};
+    for (BoundTensor& t : tensors) t.resourceSizeInBytes = resourceBytes;
+    bool inPlace = false;
+    return plan::CheckBoundTensors(s.plan(), BindingSpace::D3D12Resources, tensors, &inPlace);
+  };
+  EXPECT_TRUE(check(48, 16, 64).ok());
+  EXPECT_EQ(check(48, 20, 64).message(),
+            "SCATTER_ELEMENTS: OutputTensor is bound at offset 48 with SizeInBytes 20, past the end of its resource "
+            "of 64 bytes; Offset + SizeInBytes must lie inside the resource");
+  EXPECT_EQ(check(UINT64_MAX - 63, 16, 64).message(),
+            "SCATTER_ELEMENTS: OutputTensor is bound at offset 18446744073709551552 with SizeInBytes 16, past the "
+            "end of its resource of 64 bytes; Offset + SizeInBytes must lie inside the resource");
+}
+
 TEST(CallChecks, AnUnknownCheckingModeNamesTheCallersField) {
   const Scatter s;
   EXPECT_TRUE(plan::CheckIndexChecking(s.plan(), IndexChecking::Unchecked, "IndexChecking").ok());

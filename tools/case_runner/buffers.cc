@@ -1,5 +1,6 @@
 #include "buffers.h"
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
@@ -61,14 +62,38 @@ bool ForEachElementOffset(const std::vector<uint32_t>& sizes, const std::vector<
   }
 }
 
-GuardedBuffer::GuardedBuffer(const std::vector<uint8_t>& initial) : size_(initial.size()) {
+InitialBytes InitialBytes::Sentinel(uint64_t size) {
+  InitialBytes sentinel;
+  sentinel.size_ = size;
+  sentinel.sentinel_ = true;
+  return sentinel;
+}
+
+const uint8_t* InitialBytes::At(uint64_t offset) const {
+  static const uint8_t kSentinelElement[8] = {kSentinelByte, kSentinelByte, kSentinelByte, kSentinelByte,
+                                              kSentinelByte, kSentinelByte, kSentinelByte, kSentinelByte};
+  return sentinel_ ? kSentinelElement : bytes_.data() + offset;
+}
+
+bool InitialBytes::Same(const uint8_t* now) const {
+  if (!sentinel_) return size_ == 0 || std::memcmp(now, bytes_.data(), size_) == 0;
+  return std::all_of(now, now + size_, [](uint8_t byte) { return byte == kSentinelByte; });
+}
+
+GuardedBuffer::GuardedBuffer(const std::vector<uint8_t>& initial) : GuardedBuffer(InitialBytes(initial)) {}
+
+GuardedBuffer::GuardedBuffer(const InitialBytes& initial) : size_(initial.size()) {
   const size_t total = kGuardBytes + size_ + kGuardBytes;
   storage_.reset(static_cast<uint8_t*>(::operator new[](total, kAlignment)));
   for (size_t i = 0; i < kGuardBytes; ++i) {
     storage_[i] = GuardByte(i);
     storage_[kGuardBytes + size_ + i] = GuardByte(i);
   }
-  if (size_ != 0) std::memcpy(data(), initial.data(), size_);
+  if (initial.sentinel()) {
+    std::memset(data(), kSentinelByte, size_);
+  } else if (size_ != 0) {
+    std::memcpy(data(), initial.bytes().data(), size_);
+  }
 }
 
 bool GuardedBuffer::GuardsIntact() const {

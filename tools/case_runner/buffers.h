@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace gs::cases {
@@ -30,12 +31,36 @@ std::vector<uint64_t> PackedStrides(const std::vector<uint32_t>& sizes);
 bool ForEachElementOffset(const std::vector<uint32_t>& sizes, const std::vector<uint64_t>& strides,
                           const std::function<bool(uint64_t offset)>& visit);
 
+// What a buffer held before the call: the case's bytes, or (an output without "fill") only
+// sentinel bytes, kept as a count: such a buffer may be as large as the runner allocates, and a
+// copy beside it would double the runner's memory.
+class InitialBytes {
+ public:
+  InitialBytes() = default;
+  explicit InitialBytes(std::vector<uint8_t> bytes) : bytes_(std::move(bytes)), size_(bytes_.size()) {}
+  static InitialBytes Sentinel(uint64_t size);
+
+  uint64_t size() const { return size_; }
+  bool sentinel() const { return sentinel_; }
+  const std::vector<uint8_t>& bytes() const { return bytes_; }  // empty for sentinel bytes
+  // The bytes from `offset` on: at least 8 of them (one element of any type) when within size().
+  const uint8_t* At(uint64_t offset) const;
+  // True when `now` holds the same size() bytes.
+  bool Same(const uint8_t* now) const;
+
+ private:
+  std::vector<uint8_t> bytes_;
+  uint64_t size_ = 0;
+  bool sentinel_ = false;
+};
+
 class GuardedBuffer {
  public:
   static constexpr size_t kGuardBytes = 64;
 
   // Holds a copy of initial (which may be empty).
   explicit GuardedBuffer(const std::vector<uint8_t>& initial);
+  explicit GuardedBuffer(const InitialBytes& initial);
   GuardedBuffer(const GuardedBuffer&) = delete;
   GuardedBuffer& operator=(const GuardedBuffer&) = delete;
 

@@ -17,7 +17,7 @@ namespace {
 struct BoundTensor {
   const TensorSpec* spec = nullptr;  // null: the case has no such tensor
   TensorDesc desc;
-  std::vector<uint8_t> initial;  // the buffer's bytes before the call
+  InitialBytes initial;  // the buffer's bytes before the call
   std::unique_ptr<GuardedBuffer> buffer;
 };
 
@@ -62,15 +62,13 @@ OperatorDesc BuildCaseDesc(const Case& c, const std::array<BoundTensor, kRoleCou
 }
 
 // The first element of a buffer that differs from what it held, or empty.
-std::string FirstChange(const uint8_t* now, const std::vector<uint8_t>& before,
-                        uint32_t elementSize) {
-  if (before.empty() || std::memcmp(now, before.data(), before.size()) == 0) return {};
-  size_t byte = 0;
-  while (now[byte] == before[byte]) ++byte;
-  const size_t element = byte / elementSize;
-  const size_t start = element * elementSize;
-  return "buffer element " + std::to_string(element) + " was " +
-         FormatBits(&before[start], elementSize) + ", now " + FormatBits(now + start, elementSize);
+std::string FirstChange(const uint8_t* now, const InitialBytes& before, uint32_t elementSize) {
+  if (before.Same(now)) return {};
+  uint64_t element = 0;
+  while (std::memcmp(now + element * elementSize, before.At(element * elementSize), elementSize) == 0) ++element;
+  const uint64_t start = element * elementSize;
+  return "buffer element " + std::to_string(element) + " was " + FormatBits(before.At(start), elementSize) +
+         ", now " + FormatBits(now + start, elementSize);
 }
 
 Outcome CheckErrorMessage(const Case& c, const Status& status) {
@@ -83,14 +81,14 @@ Outcome CheckErrorMessage(const Case& c, const Status& status) {
 
 // The first buffer element not `covered` by the output view that differs from `initial`, or "".
 std::string FirstChangeOutside(const std::vector<bool>& covered, const uint8_t* buffer,
-                               const std::vector<uint8_t>& initial, uint32_t elementSize) {
+                               const InitialBytes& initial, uint32_t elementSize) {
   for (uint64_t e = 0; e < covered.size(); ++e) {
     if (covered[e]) continue;
     const uint8_t* now = buffer + e * elementSize;
-    if (std::memcmp(now, &initial[e * elementSize], elementSize) != 0) {
+    const uint8_t* was = initial.At(e * elementSize);
+    if (std::memcmp(now, was, elementSize) != 0) {
       return "OutputTensor buffer element " + std::to_string(e) + ", outside the view, changed: was " +
-             FormatBits(&initial[e * elementSize], elementSize) + ", now " +
-             FormatBits(now, elementSize);
+             FormatBits(was, elementSize) + ", now " + FormatBits(now, elementSize);
     }
   }
   return "";
@@ -98,8 +96,7 @@ std::string FirstChangeOutside(const std::vector<bool>& covered, const uint8_t* 
 
 // Reads the output view back: every logical element must hold its expected bits, and every
 // byte of the buffer outside the view what it held before the call.
-Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer,
-                    const std::vector<uint8_t>& initial) {
+Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer, const InitialBytes& initial) {
   const uint32_t elementSize = spec.ElementSize();
   const uint64_t bufferElements = initial.size() / elementSize;
   const std::vector<uint64_t> strides =
@@ -140,8 +137,7 @@ Outcome CheckOutput(const TensorSpec& spec, const uint8_t* buffer,
 
 // A gather that fails at execution may have written its output view (semantics.md): the
 // first change of a buffer element outside the view, or "".
-std::string FirstChangeOutsideView(const TensorSpec& spec, const uint8_t* buffer,
-                                   const std::vector<uint8_t>& initial) {
+std::string FirstChangeOutsideView(const TensorSpec& spec, const uint8_t* buffer, const InitialBytes& initial) {
   const uint32_t elementSize = spec.ElementSize();
   const std::vector<uint64_t> strides =
       spec.strides ? std::vector<uint64_t>(spec.strides->begin(), spec.strides->end())
@@ -163,7 +159,7 @@ void BindTensors(const Case& c, bool inPlace, BoundTensors* tensors) {
     BoundTensor& t = (*tensors)[r];
     t.spec = c.tensors[r] ? &*c.tensors[r] : nullptr;
     if (!t.spec || static_cast<Role>(r) == Role::Output) continue;
-    if (t.spec->data) t.initial = *t.spec->data;
+    if (t.spec->data) t.initial = InitialBytes(*t.spec->data);
     t.buffer = std::make_unique<GuardedBuffer>(t.initial);
     t.desc = DescOf(*t.spec, t.initial.size());
   }
@@ -189,8 +185,7 @@ std::string AllocateOutput(BoundTensor* output) {
     return "OutputTensor needs " + std::to_string(bytes) +
            " bytes, more than the runner allocates (" + std::to_string(kMaxBufferBytes) + ")";
   }
-  output->initial =
-      output->spec->data ? *output->spec->data : std::vector<uint8_t>(bytes, kSentinelByte);
+  output->initial = output->spec->data ? InitialBytes(*output->spec->data) : InitialBytes::Sentinel(bytes);
   output->buffer = std::make_unique<GuardedBuffer>(output->initial);
   return {};
 }
