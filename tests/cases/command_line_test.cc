@@ -114,7 +114,7 @@ TEST_F(CommandLine, D3d12BackendRunsEveryCase) {
                               "1 passed, 1 failed, 0 skipped"}));
 }
 
-TEST_F(CommandLine, SeveralBackendsNameThemselves) {
+TEST_F(CommandLine, SeveralBackendsNameThemselvesCpuAndD3d12) {
   const Result result = Run("--backend=all " + Write("one.json", kOneGoodCase));
   EXPECT_EQ(result.exitCode, 0);
   EXPECT_EQ(result.lines, (std::vector<std::string>{"PASS only [cpu]", "PASS only [d3d12]",
