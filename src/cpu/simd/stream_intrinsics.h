@@ -42,18 +42,15 @@ inline void StoreBlock(uint8_t* destination, const uint8_t* block) {
 // Non-temporal copy: aligned vector stores that bypass the caches, memcpy for the edges.
 template <class Arch>
 void StreamCopy(uint8_t* destination, const uint8_t* source, uint64_t bytes) {
+#if defined(__SSE2__)
+  if constexpr (!std::is_void_v<Arch>) {
 #if defined(__AVX512F__)
-  constexpr uint64_t kVector = 64;
+    constexpr uint64_t kVector = 64;
 #elif defined(__AVX2__)
-  constexpr uint64_t kVector = 32;
-#elif defined(__SSE2__)
-  constexpr uint64_t kVector = 16;
+    constexpr uint64_t kVector = 32;
 #else
-  constexpr uint64_t kVector = 0;
+    constexpr uint64_t kVector = 16;
 #endif
-  if constexpr (std::is_void_v<Arch> || kVector == 0) {
-    std::memcpy(destination, source, bytes);
-  } else {
     const uint64_t misalign = reinterpret_cast<uintptr_t>(destination) % kVector;
     const uint64_t head = misalign == 0 ? 0 : (kVector - misalign < bytes ? kVector - misalign : bytes);
     std::memcpy(destination, source, head);
@@ -65,13 +62,16 @@ void StreamCopy(uint8_t* destination, const uint8_t* source, uint64_t bytes) {
 #elif defined(__AVX2__)
       _mm256_stream_si256(reinterpret_cast<__m256i*>(destination + i),
                           _mm256_loadu_si256(reinterpret_cast<const __m256i*>(source + i)));
-#elif defined(__SSE2__)
+#else
       _mm_stream_si128(reinterpret_cast<__m128i*>(destination + i),
                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(source + i)));
 #endif
     }
     std::memcpy(destination + i, source + i, bytes - i);
+    return;
   }
+#endif
+  std::memcpy(destination, source, bytes);
 }
 
 // Stores one vector; non-temporal when kStream and the destination is aligned to its size.
