@@ -6,6 +6,7 @@ and 2 threads (--table: the thread counts of gs's run), and gs checked / best pe
 most threads.
 
     perf/peers/compare.py --gs-bench build/release/bin/gs-bench [--short] [--filter TEXT]
+                          [--peers torch,numpy,ort]  # ort: perf/peers/ort/setup first, or named
     perf/peers/compare.py --table GS_JSON PEERS_JSON   # the table of an earlier run
 """
 import argparse
@@ -78,6 +79,9 @@ def main():
     parser.add_argument("--filter", default="", help="only cases whose name contains this")
     parser.add_argument("--runs", default=os.path.join(HERE, "..", "results", "runs"))
     parser.add_argument("--suite", default=None)
+    parser.add_argument("--peers", default=None,
+                        help="peers.py --peers (default torch, numpy and ort when set up; naming "
+                        "ort runs perf/peers/ort/setup)")
     args = parser.parse_args()
     if args.table:
         print(table(load(args.table[0]), load(args.table[1])))
@@ -107,6 +111,8 @@ def main():
         cmd += ["--suite", args.suite]
     if args.filter:
         cmd += ["--filter", args.filter]
+    if args.peers:
+        cmd += ["--peers", args.peers]
     subprocess.run(cmd, check=True, stdout=sys.stderr)
 
     gs, peers = load(gs_out), load(peers_out)

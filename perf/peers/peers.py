@@ -1,13 +1,17 @@
 #!/usr/bin/python3
-"""The perf suite (shared/perf/suite.json) on gs's peers: PyTorch, NumPy and, when installed,
-ONNX Runtime, each at 1 and 2 threads (--threads) with its own same-process copy baseline;
-with --device cuda, PyTorch's CUDA kernels instead.
+"""The perf suite (shared/perf/suite.json) on gs's peers: PyTorch, NumPy and ONNX Runtime (peer
+ort, when perf/peers/ort/setup has installed it), each at 1 and 2 threads (--threads) with its
+own same-process copy baseline; with --device cuda, PyTorch's CUDA kernels instead.
 
 Writes Google Benchmark-format JSON: one benchmark per case, variant, peer and thread count,
 named <case>[/<variant>]/<peer>/threads:<n>, with real_time/cpu_time (ns, the median call),
 bytes_per_second and GB_per_s (the suite's byte model), and copy_ratio (bytes/s over a copy
 of the same bytes, same peer, same thread count, same process). Run by perf/peers/compare.py
 beside gs-bench; see perf/README.md.
+
+ort: each case a one-node ONNX graph on ONNX Runtime's CPU provider through onnxruntime-node
+(perf/peers/ort/: run.mjs times it in node), the time the profiler's kernel_time of the node,
+copy_ratio over a copy timed in that node process (perf/peers/ort/ort_peer.py, perf/README.md).
 
 --device cuda: <case>[/<variant>]/torch_cuda/threads:0, kernel time from CUDA events around
 the call (synchronised), copy_ratio over a device-to-device copy_ of the same bytes, as
@@ -28,13 +32,8 @@ try:
     import torch
 except ImportError:  # the comparison runs without the peers that are missing
     torch = None
-try:
-    import onnx
-    import onnxruntime
-    from onnx import TensorProto, helper
-except ImportError as e:  # not packaged in bookworm: said once at startup when asked for
-    onnxruntime = None
-    ONNXRUNTIME_MISSING = "%s: %s" % (type(e).__name__, e)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "ort"))
+import ort_peer  # noqa: E402 (imports onnx only when the ort peer runs)
 
 NP_DTYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT8": np.int8, "UINT8": np.uint8,
              "INT32": np.int32, "INT64": np.int64, "UINT32": np.uint32, "UINT64": np.uint64}
@@ -268,51 +267,6 @@ def numpy_op(case, variant, a):
     return None
 
 
-def ort_op(case, variant, a, threads):
-    """The case as a one-node ONNX graph on ONNX Runtime's CPU provider (copy+scatter and
-    in place are the same call there: ONNX scatters always write a new output)."""
-    op, attrs = case["op"], case.get("attributes", {})
-    onnx_types = {np.dtype(np.float32): TensorProto.FLOAT, np.dtype(np.float16): TensorProto.FLOAT16,
-                  np.dtype(np.int8): TensorProto.INT8, np.dtype(np.int64): TensorProto.INT64,
-                  np.dtype(np.int32): TensorProto.INT32}
-    names = {"GATHER_ELEMENTS": "GatherElements", "GATHER": "Gather", "GATHER_ND": "GatherND",
-             "GATHER_ND1": "GatherND", "SCATTER_ND": "ScatterND",
-             "SCATTER_ELEMENTS": "ScatterElements"}
-    inputs = ["x", "i"] + (["u"] if op.startswith("SCATTER") else [])
-    kw = {}
-    if op in ("GATHER_ELEMENTS", "GATHER", "SCATTER_ELEMENTS"):
-        kw["axis"] = attrs.get("Axis", 0)
-    if op == "GATHER_ND1":
-        kw["batch_dims"] = attrs.get("BatchDimensionCount", 0)
-    feeds = {"x": a["input"], "i": a["indices"]}
-    if op == "GATHER" and feeds["i"].ndim > 1:
-        feeds["i"] = feeds["i"].reshape(-1)
-    if op.startswith("SCATTER"):
-        feeds["u"] = a["updates"]
-    node = helper.make_node(names[op], inputs, ["y"], **kw)
-    vi = [helper.make_tensor_value_info(n, onnx_types[feeds[n].dtype], list(feeds[n].shape))
-          for n in inputs]
-    x, i = feeds["x"], feeds["i"]
-    if op == "GATHER_ELEMENTS":
-        out_shape = list(i.shape)
-    elif op == "GATHER":
-        out_shape = list(i.shape) + list(x.shape[1:])
-    elif op in ("GATHER_ND", "GATHER_ND1"):
-        out_shape = list(i.shape[:-1]) + list(x.shape[kw.get("batch_dims", 0) + i.shape[-1]:])
-    else:
-        out_shape = list(x.shape)
-    graph = helper.make_graph([node], "g", vi,
-                              [helper.make_tensor_value_info("y", onnx_types[x.dtype], out_shape)])
-    # IR version 8 (what opset 13 needs): an onnx newer than the ONNX Runtime beside it would
-    # otherwise stamp an IR version that runtime refuses.
-    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)], ir_version=8)
-    so = onnxruntime.SessionOptions()
-    so.intra_op_num_threads = threads
-    so.inter_op_num_threads = 1
-    sess = onnxruntime.InferenceSession(model.SerializeToString(), so, providers=["CPUExecutionProvider"])
-    return lambda: sess.run(None, feeds)
-
-
 def thread_list(text):
     """argparse type of --threads: "1,2,4" -> [1, 2, 4]."""
     try:
@@ -348,7 +302,11 @@ def main():
     parser.add_argument("--out", required=True, help="JSON file to write")
     parser.add_argument("--short", action="store_true", help="0.2 s minimum per measurement")
     parser.add_argument("--filter", default="", help="only cases whose name contains this")
-    parser.add_argument("--peers", default="torch,numpy,onnxruntime")
+    parser.add_argument("--peers", default=None,
+                        help="comma-separated, of torch, numpy, ort (default all three, ort when "
+                        "perf/peers/ort/setup has run; named here, ort runs the setup itself)")
+    parser.add_argument("--check", action="store_true",
+                        help="ort: compare ONNX Runtime's output with numpy's, each case once")
     parser.add_argument("--threads", default="1,2", type=thread_list,
                         help="CPU thread counts, e.g. 1,2,4,8,16 (default 1,2)")
     parser.add_argument("--device", default="cpu", choices=("cpu", "cuda"),
@@ -362,11 +320,22 @@ def main():
             sys.exit("peers.py: --device cuda: %s" % cuda_missing)
         peers, thread_counts = ["torch_cuda"], [0]
     else:
-        if "onnxruntime" in args.peers.split(",") and onnxruntime is None:
-            print("peers.py: WARNING: no onnxruntime rows: %s" % ONNXRUNTIME_MISSING, file=sys.stderr)
-        peers = [p for p in args.peers.split(",")
+        asked = (args.peers or "torch,numpy,ort").split(",")
+        unknown = [p for p in asked if p not in ("torch", "numpy", "ort")]
+        if unknown:
+            parser.error("unknown peer %s (torch, numpy, ort)" % ",".join(unknown))
+        if "ort" in asked and ort_peer.missing():
+            if args.peers is not None:  # asked for by name: install it (idempotent)
+                try:
+                    ort_peer.setup()
+                except Exception as e:
+                    sys.exit("peers.py: --peers %s: perf/peers/ort/setup failed: %s" % (args.peers, e))
+            else:
+                print("peers.py: no ort rows: %s; perf/peers/ort/setup installs it (or name it: "
+                      "--peers torch,numpy,ort)" % ort_peer.missing(), file=sys.stderr)
+        peers = [p for p in asked
                  if (p == "torch" and torch is not None) or p == "numpy" or
-                 (p == "onnxruntime" and onnxruntime is not None)]
+                 (p == "ort" and not ort_peer.missing())]
         thread_counts = args.threads
     context = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -380,7 +349,9 @@ def main():
         "python": platform.python_version(),
         "numpy_version": np.__version__,
         "torch_version": torch.__version__ if torch is not None else "not installed",
-        "onnxruntime_version": onnxruntime.__version__ if onnxruntime is not None else "not installed",
+        "ort_version": ("onnxruntime-node %s (CPU provider), onnx %s"
+                        % (ort_peer.version(), ort_peer.onnx_version()) if "ort" in peers
+                        else "not installed"),
         "peers": ",".join(peers),
     }
     if args.device == "cuda":
@@ -401,12 +372,39 @@ def main():
                 arrays["updates"] = data(shapes["UpdatesTensor"], dtype, rng)
             if variant != "inplace":
                 arrays["output"] = np.zeros(shapes["OutputTensor"], dtype=dtype)
-            copy = CudaCopy(total) if args.device == "cuda" else Copy(total)
+            copy = None  # ort times its copy in its own process
+            if any(p != "ort" for p in peers):
+                copy = CudaCopy(total) if args.device == "cuda" else Copy(total)
             for peer in peers:
+                timed = {}  # ort: every thread count in one node process, kernel and copy times
+                if peer == "ort":
+                    try:
+                        reference = None
+                        if args.check and case.get("attributes", {}).get("Reduction", "NONE") != "NONE":
+                            print("ort check: %s: numpy's mapping has no reduction: not checked"
+                                  % suite_name(case, variant), flush=True)
+                        elif args.check:
+                            ref = dict(arrays, output=np.zeros(shapes["OutputTensor"], dtype=dtype))
+                            reference = lambda: (numpy_op(case, "copy+scatter" if variant == "inplace"
+                                                          else variant, ref)(), ref["output"])[1]
+                        timed = ort_peer.run(case, variant, arrays, thread_counts, min_time, total,
+                                             reference=reference)
+                    except ort_peer.Unsupported as e:
+                        print("%s/ort: skipped: %s" % (suite_name(case, variant), e), file=sys.stderr)
+                        continue
+                    except Exception as e:  # reported on each thread count's row below
+                        timed = e
                 for threads in thread_counts:
                     name = suite_name(case, variant) + "/" + peer + "/threads:%d" % threads
+                    extra = {}
                     try:
-                        if peer == "torch_cuda":
+                        if peer == "ort":
+                            if isinstance(timed, Exception):
+                                raise timed
+                            r = timed[threads]
+                            seconds, reps, copy_s = r["kernel_s"], r["reps"], r["copy_s"]
+                            extra = {"session_run_time": r["run_s"] * 1e9}
+                        elif peer == "torch_cuda":
                             t = {k: torch.from_numpy(v).to("cuda") for k, v in arrays.items()}
                             fn = torch_op(case, variant, t)
                         elif peer == "torch":
@@ -415,14 +413,13 @@ def main():
                             fn = torch_op(case, variant, t)
                         elif peer == "numpy":  # NumPy runs these on one thread whatever n is
                             fn = numpy_op(case, variant, arrays)
-                        else:
-                            fn = ort_op(case, variant, arrays, threads)
-                        if fn is None:
-                            continue
-                        copy_s = copy.seconds(threads, min_time / 4)
-                        if peer == "torch":
-                            torch.set_num_threads(threads)
-                        seconds, reps = (measure_cuda if peer == "torch_cuda" else measure)(fn, min_time)
+                        if peer != "ort":
+                            if fn is None:
+                                continue
+                            copy_s = copy.seconds(threads, min_time / 4)
+                            if peer == "torch":
+                                torch.set_num_threads(threads)
+                            seconds, reps = (measure_cuda if peer == "torch_cuda" else measure)(fn, min_time)
                     except Exception as e:  # report, keep going
                         print("%s: %s" % (name, e), file=sys.stderr)
                         benchmarks.append({"name": name, "run_name": name, "run_type": "iteration",
@@ -434,7 +431,7 @@ def main():
                         "repetitions": 1, "repetition_index": 0, "threads": 1,
                         "iterations": reps, "real_time": seconds * 1e9, "cpu_time": seconds * 1e9,
                         "time_unit": "ns", "bytes_per_second": bps, "GB_per_s": bps / 1e9,
-                        "copy_ratio": bps / (total / copy_s), "peer_threads": threads})
+                        "copy_ratio": bps / (total / copy_s), "peer_threads": threads, **extra})
                     print("%-60s %8.2f GB/s  copy_ratio %.2f" % (name, bps / 1e9, bps / (total / copy_s)),
                           flush=True)
             del arrays, copy
