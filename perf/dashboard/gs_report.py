@@ -10,7 +10,7 @@ before it (the baseline), a table with the change and the gate's verdict per ben
 each case's throughput and ratio to copy across that machine's runs with the noise band of
 copy_ratio (the spread of its per-pair ratios); the same for its gs-counts runs on the
 deterministic metric. Then CPU against D3D12, the library against its peers (numpy, torch,
-onnxruntime) and thread scaling. The page's <body data-plots="N"> says how many plots it holds.
+ONNX Runtime as ort) and thread scaling. The page's <body data-plots="N"> says how many plots it holds.
 """
 
 import argparse
@@ -30,7 +30,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gs_gate  # noqa: E402
 import history  # noqa: E402
 
-PEERS = ("torch", "numpy", "onnxruntime")
+PEERS = ("torch", "numpy", "ort")
 
 
 class Page:
