@@ -3,6 +3,11 @@
 // layouts the plan makes (last axis, packed strips) and a general one, indices in and out of
 // bounds. The tracked entries' return value says whether every index was in bounds; the
 // untracked ones may say true regardless, never false when all were.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+
 #include "kernel_tester.h"
 
 namespace gs_cpu_test {
@@ -74,6 +79,94 @@ TEST_P(GatherRow, EveryEntryMatchesTheReference) {
     }
   }
   RecordProperty("calls", static_cast<int>(calls));
+}
+
+// Last-axis rows of 1- and 2-byte elements: a row that ends where an inaccessible page
+// begins, indices at its last elements, proves that nothing past the row's end is read (a
+// read there is a fault, not a wrong byte).
+TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
+  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(pages, MAP_FAILED);
+  uint8_t* const end = static_cast<uint8_t*>(pages) + page;
+  ASSERT_EQ(mprotect(end, page, PROT_NONE), 0);
+  Rng rng(31);
+  for (uint32_t log2 = 0; log2 < 2; ++log2) {
+    const uint32_t e = 1u << log2;
+    for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
+      const uint64_t x = IndexBytes(kind);
+      for (const auto& [streamed, tracked] : {std::pair{false, false}, {false, true}, {true, false}, {true, true}}) {
+        const gs::cpu::GatherRowFn row =
+            (streamed ? table().gatherRowStreamed : table().gatherRow)[tracked][log2][kind];
+        for (uint64_t bound = 1; bound <= 40; ++bound) {
+          uint8_t* data = end - bound * e;
+          for (uint64_t b = 0; b < bound * e; ++b) data[b] = static_cast<uint8_t>(rng.Next());
+          const uint64_t n = 64 * 3 + rng.Below(64);
+          GuardedBytes indices(n * x, 0, 0);
+          std::vector<uint8_t> expected(n * e, 0);
+          for (uint64_t j = 0; j < n; ++j) {
+            // Mostly the last three elements, as counted from the end when the kind is signed.
+            const uint64_t last = bound - 1 - std::min<uint64_t>(rng.Below(3), bound - 1);
+            const int64_t value = rng.Below(4) == 0 ? IndexValue(rng, kind, bound, 0)
+                                  : IndexSigned(kind) && rng.Below(2) ? static_cast<int64_t>(last) - static_cast<int64_t>(bound)
+                                                                      : static_cast<int64_t>(last);
+            StoreIndex(indices.data(), kind, j, value);
+            uint64_t p;
+            ASSERT_TRUE(Resolve(value, kind, bound, &p));
+            std::memcpy(&expected[j * e], data + p * e, e);
+          }
+          GuardedBytes out(n * e, 0, 0xcd);
+          const bool said = row(data, 0, 1, bound, indices.data(), out.data(), n);
+          if (streamed) table().streamFence();
+          ASSERT_TRUE(said);
+          ASSERT_TRUE(out.GuardsIntact());
+          ASSERT_TRUE(out.Contents() == expected) << "element bytes " << e << ", index kind " << kind << ", bound "
+                                                  << bound << (streamed ? ", streamed" : "");
+        }
+      }
+    }
+  }
+  munmap(pages, 2 * page);
+}
+
+// Long last-axis rows, where a checked row may check its indices piece by piece (pieces of
+// hundreds of elements): one bad index anywhere, at a piece's first or last element too, is
+// reported by every tracked entry and zeroes its own output element only.
+TEST_P(GatherRow, LongRowsReportOneBadIndexWherever) {
+  Rng rng(43);
+  for (uint32_t log2 = 0; log2 < 4; ++log2) {
+    const uint32_t e = 1u << log2;
+    for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
+      const uint64_t x = IndexBytes(kind);
+      for (const bool streamed : {false, true}) {
+        const gs::cpu::GatherRowFn row = (streamed ? table().gatherRowStreamed : table().gatherRow)[1][log2][kind];
+        const uint64_t n = 2100 + rng.Below(64), bound = 1 + rng.Below(500);
+        GuardedBytes data(bound * e, rng.Below(64), 0);
+        for (uint64_t b = 0; b < data.size(); ++b) data.data()[b] = static_cast<uint8_t>(rng.Next());
+        for (const uint64_t badAt : {~uint64_t{0}, uint64_t{0}, uint64_t{255}, uint64_t{256}, uint64_t{511},
+                                     uint64_t{512}, uint64_t{1023}, uint64_t{1024}, n - 1, rng.Below(n)}) {
+          GuardedBytes indices(n * x, rng.Below(8) * x % 64, 0);
+          std::vector<uint8_t> expected(n * e, 0);
+          for (uint64_t j = 0; j < n; ++j) {
+            const int64_t value = j == badAt ? IndexValue(rng, kind, bound, 100) : IndexValue(rng, kind, bound, 0);
+            StoreIndex(indices.data(), kind, j, value);
+            uint64_t p;
+            const bool ok = Resolve(value, kind, bound, &p);
+            ASSERT_EQ(ok, j != badAt) << "the test's own index at " << j;
+            if (ok) std::memcpy(&expected[j * e], data.data() + p * e, e);
+          }
+          GuardedBytes out(n * e, rng.Below(64 / e) * e, 0xcd);
+          const bool said = row(data.data(), 0, 1, bound, indices.data(), out.data(), n);
+          if (streamed) table().streamFence();
+          const std::string where = "element bytes " + std::to_string(e) + ", index kind " + std::to_string(kind) +
+                                    (streamed ? ", streamed" : "") + ", bad at " + std::to_string(badAt);
+          ASSERT_EQ(said, badAt >= n) << where;
+          ASSERT_TRUE(out.GuardsIntact()) << where;
+          ASSERT_TRUE(out.Contents() == expected) << where;
+        }
+      }
+    }
+  }
 }
 
 class GatherTupleRow : public KernelSetTest {};
