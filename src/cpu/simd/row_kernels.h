@@ -182,7 +182,7 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
       constexpr uint64_t kPiece = 512;  // 4 KiB of int64 indices
       const uint64_t misaligned = reinterpret_cast<uintptr_t>(out) % 64;
       uint64_t begin = 0;
-      uint64_t end = std::min<uint64_t>(n, misaligned % N == 0 && misaligned != 0 ? (64 - misaligned) / N : 0);
+      uint64_t end = std::min<uint64_t>(n, misaligned == 0 ? 0 : 64 - misaligned);  // 1-byte elements
       bool allOk = true;
       while (begin < n) {
         if (end == begin) end = std::min<uint64_t>(n, begin + kPiece);
