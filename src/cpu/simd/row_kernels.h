@@ -236,14 +236,16 @@ bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t*
                       bounds[0] > 0 && bounds[1] > 0 &&
                       (bounds[0] - 1) * strides[0] + (bounds[1] - 1) * strides[1] < (uint64_t{1} << 31);
     if (fits) {
-      uint64_t wide, done;
-      const bool wideOk = GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n, &wide);
-      const bool vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices + 2 * wide * sizeof(IndexT),
-                                                             out + wide * 4, n - wide, &done);
-      done += wide;
+      uint64_t done;
+      bool vectorOk;
+      if constexpr (kAvx512Pairs<Arch>) {
+        vectorOk = GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
+      } else {
+        vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
+      }
       return GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * done * sizeof(IndexT),
                                                 out + done * 4, n - done) &&
-             wideOk && vectorOk;
+             vectorOk;
     }
   }
 #endif
