@@ -14,7 +14,11 @@ namespace gs::plan {
 
 // Checked or Unchecked; any other value is the caller's error, naming `field` (the option as
 // the caller's API spells it).
-Status CheckIndexChecking(const Plan& plan, IndexChecking checking, const char* field);
+Status UnknownIndexChecking(const Plan& plan, const char* field);
+inline Status CheckIndexChecking(const Plan& plan, IndexChecking checking, const char* field) {
+  if (checking == IndexChecking::Checked || checking == IndexChecking::Unchecked) return Status::Ok();
+  return UnknownIndexChecking(plan, field);
+}
 
 // Where the bindings of an engine live, which is also how its errors name a place.
 enum class BindingSpace {

@@ -54,6 +54,7 @@ Status ReadTensor(const Rules& rules, TensorRole role, const TensorDesc* desc, T
   }
   view->present = true;
   view->dataType = desc->DataType;
+  view->elementSize = elementSize;
   view->dimensionCount = desc->DimensionCount;
   std::copy(desc->Sizes, desc->Sizes + desc->DimensionCount, view->sizes);
   if (!ElementCount(view->sizes, view->dimensionCount, &view->elementCount)) {

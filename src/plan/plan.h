@@ -16,6 +16,7 @@ inline constexpr uint32_t kMaxRank = 8;
 // A tensor as the desc gave it (sizes padded to DimensionCount, strides made explicit).
 struct TensorView {
   DataType dataType = DataType::Float32;
+  uint32_t elementSize = 0;  // ElementSizeInBytes(dataType), read once at compile time
   uint32_t dimensionCount = 0;
   uint32_t sizes[kMaxRank] = {};
   uint64_t strides[kMaxRank] = {};  // elements; explicit even when the desc had none
@@ -29,7 +30,7 @@ struct TensorView {
 // (no more than totalSizeInBytes, which CompilePlan checked; 0 for an empty view). The GPU
 // path binds and moves these, not the whole buffer.
 inline uint64_t ViewSpanInBytes(const TensorView& view) {
-  return view.extentElements * ElementSizeInBytes(view.dataType);
+  return view.extentElements * view.elementSize;
 }
 
 enum class TensorRole : uint32_t { Input, Indices, Updates, Output };

@@ -25,6 +25,12 @@ template <class Arch>
 inline constexpr bool kHasHardwareGather =
     std::is_base_of_v<xsimd::avx2, Arch> || std::is_base_of_v<xsimd::avx512f, Arch>;
 
+// The set of half the vector width, for a tail of at least half a vector (AVX-512's 16 lanes
+// leave up to 15 elements a row, and rows of 8 to 15 elements whole, to the scalar loop
+// otherwise: 8x8 last-axis rows took 170 ns against AVX2's 133); void where none is used.
+template <class Arch>
+using HalfWidthSet = std::conditional_t<std::is_base_of_v<xsimd::avx512f, Arch>, xsimd::avx2, void>;
+
 template <class Arch>
 using Lanes32 = xsimd::batch<int32_t, Arch>;
 template <class Arch>
@@ -138,6 +144,14 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
     GatherStore4<Arch, kStream>(data, offsets, p.ok, out + j * 4);
   }
   bool allInBounds = xsimd::all(allOk);
+  using Half = HalfWidthSet<Arch>;
+  if constexpr (!std::is_void_v<Half>) {
+    if (n - j >= Lanes32<Half>::size) {
+      return GatherRow4Vector<Half, IndexT, kStream, kTrack>(data + j * dataStep * 4, dataStep, indexedStride, bound,
+                                                             indices + j * sizeof(IndexT), out + j * 4, n - j) &&
+             allInBounds;
+    }
+  }
   for (; j < n; ++j) {
     bool ok;
     const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
