@@ -14,15 +14,18 @@ namespace {
 
 #if !defined(GS_PARALLEL_STD_THREADS)
 // One arena per requested thread count, made on first use and kept: creating an arena per
-// call would cost more than a small operator.
+// call would cost more than a small operator. Once made, it is found without the lock.
 tbb::task_arena* ArenaForThreadCount(int threads) {
   constexpr int kMaxCached = 256;
   static std::mutex mutex;
-  static std::unique_ptr<tbb::task_arena> arenas[kMaxCached + 1];
+  static std::unique_ptr<tbb::task_arena> arenas[kMaxCached + 1];  // owned; made under mutex
+  static std::atomic<tbb::task_arena*> made[kMaxCached + 1];
   if (threads > kMaxCached) threads = kMaxCached;
+  if (tbb::task_arena* arena = made[threads].load(std::memory_order_acquire)) return arena;
   std::lock_guard<std::mutex> lock(mutex);
   auto& arena = arenas[threads];
   if (!arena) arena = std::make_unique<tbb::task_arena>(threads);
+  made[threads].store(arena.get(), std::memory_order_release);
   return arena.get();
 }
 
@@ -52,13 +55,15 @@ bool TbbStarted() {
 #endif
 
 // The machine's hardware threads, as oneTBB counts them (or as std::thread does when the
-// engine runs on std::threads).
+// engine runs on std::threads); asked once, since asking costs more than a small operator's
+// binding checks.
 int DefaultConcurrency() {
 #if defined(GS_PARALLEL_STD_THREADS)
-  return std::max(1u, std::thread::hardware_concurrency());
+  static const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
 #else
-  return tbb::info::default_concurrency();
+  static const int threads = tbb::info::default_concurrency();
 #endif
+  return threads;
 }
 
 }  // namespace
