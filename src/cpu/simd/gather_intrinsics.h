@@ -44,31 +44,42 @@ inline constexpr bool kAvx512Positions =
     false;
 #endif
 
-// The 16 64-bit index values at idx resolved against `bound` (negative signed ones count
-// from the end), checked (*ok) and narrowed to 32-bit lanes (out-of-bounds lanes hold
-// garbage). xsimd 8.1 has neither AVX-512's unsigned 64-bit compare into a mask nor its
-// truncation (vpmovqd): its portable form (LoadPositions) took about twice the operations,
-// and last-axis f32 rows with int64 indices ran at 0.85 of this. Defined only where
-// kAvx512Positions holds (elsewhere only named, in branches that are never instantiated).
+// The 16 index values at idx resolved against the bound (negative signed ones count from the
+// end), checked (*ok) and, when 64-bit, narrowed to 32-bit lanes (out-of-bounds lanes hold
+// garbage); bound32 and bound64 are the bound in each lane width. xsimd 8.1 has neither
+// AVX-512's unsigned compares into a mask nor its truncation (vpmovqd): its portable form
+// (LoadPositions) took about twice the operations, and last-axis f32 rows with int64 indices
+// ran at 0.81-0.85 of this. Defined only where kAvx512Positions holds (elsewhere only named,
+// in branches that are never instantiated).
 template <class Arch, typename IndexT>
-xsimd::batch<int32_t, Arch> Positions16Avx512(const IndexT* idx, const xsimd::batch<int64_t, Arch>& bound,
+xsimd::batch<int32_t, Arch> Positions16Avx512(const IndexT* idx, const xsimd::batch<int32_t, Arch>& bound32,
+                                              const xsimd::batch<int64_t, Arch>& bound64,
                                               xsimd::batch_bool<int32_t, Arch>* ok);
 
 #if defined(__AVX512F__)
 template <class Arch, typename IndexT>
-xsimd::batch<int32_t, Arch> Positions16Avx512(const IndexT* idx, const xsimd::batch<int64_t, Arch>& bound,
+xsimd::batch<int32_t, Arch> Positions16Avx512(const IndexT* idx, const xsimd::batch<int32_t, Arch>& bound32,
+                                              const xsimd::batch<int64_t, Arch>& bound64,
                                               xsimd::batch_bool<int32_t, Arch>* ok) {
-  static_assert(sizeof(IndexT) == 8);
-  const __m512i b = bound;
-  __m512i low = _mm512_loadu_si512(idx), high = _mm512_loadu_si512(idx + 8);
-  if constexpr (std::is_signed_v<IndexT>) {
-    low = _mm512_mask_add_epi64(low, _mm512_cmplt_epi64_mask(low, _mm512_setzero_si512()), low, b);
-    high = _mm512_mask_add_epi64(high, _mm512_cmplt_epi64_mask(high, _mm512_setzero_si512()), high, b);
+  const __m512i zero = _mm512_setzero_si512();
+  if constexpr (sizeof(IndexT) == 4) {
+    const __m512i b = bound32;
+    __m512i p = _mm512_loadu_si512(idx);
+    if constexpr (std::is_signed_v<IndexT>) p = _mm512_mask_add_epi32(p, _mm512_cmplt_epi32_mask(p, zero), p, b);
+    *ok = xsimd::batch_bool<int32_t, Arch>(_mm512_cmplt_epu32_mask(p, b));
+    return p;
+  } else {
+    const __m512i b = bound64;
+    __m512i low = _mm512_loadu_si512(idx), high = _mm512_loadu_si512(idx + 8);
+    if constexpr (std::is_signed_v<IndexT>) {
+      low = _mm512_mask_add_epi64(low, _mm512_cmplt_epi64_mask(low, zero), low, b);
+      high = _mm512_mask_add_epi64(high, _mm512_cmplt_epi64_mask(high, zero), high, b);
+    }
+    const __mmask16 inBounds = static_cast<__mmask16>(
+        _mm512_cmplt_epu64_mask(low, b) | (static_cast<unsigned>(_mm512_cmplt_epu64_mask(high, b)) << 8));
+    *ok = xsimd::batch_bool<int32_t, Arch>(inBounds);
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(low)), _mm512_cvtepi64_epi32(high), 1);
   }
-  const __mmask16 inBounds = static_cast<__mmask16>(_mm512_cmplt_epu64_mask(low, b) |
-                                                    (static_cast<unsigned>(_mm512_cmplt_epu64_mask(high, b)) << 8));
-  *ok = xsimd::batch_bool<int32_t, Arch>(inBounds);
-  return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(low)), _mm512_cvtepi64_epi32(high), 1);
 }
 #endif
 

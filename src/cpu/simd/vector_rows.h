@@ -98,13 +98,13 @@ Positions<Arch> LoadPositions(const IndexT* idx, const LaneBounds<Arch>& bounds)
     if constexpr (std::is_signed_v<IndexT>) p = p + xsimd::select(p < B(0), bound, B(0));
     return p;
   };
-  if constexpr (sizeof(IndexT) == 4) {
+  if constexpr (kAvx512Positions<Arch>) {
+    xsimd::batch_bool<int32_t, Arch> ok;
+    const Lanes32<Arch> p = Positions16Avx512<Arch, IndexT>(idx, bounds.lanes32, bounds.lanes64, &ok);
+    return {p, ok};
+  } else if constexpr (sizeof(IndexT) == 4) {
     const Lanes32<Arch> p = resolve(Lanes32<Arch>::load_unaligned(reinterpret_cast<const int32_t*>(idx)), bounds.lanes32);
     return {p, LaneBounds<Arch>::Flipped(p) < bounds.flipped32};
-  } else if constexpr (kAvx512Positions<Arch>) {
-    xsimd::batch_bool<int32_t, Arch> ok;
-    const Lanes32<Arch> p = Positions16Avx512<Arch, IndexT>(idx, bounds.lanes64, &ok);
-    return {p, ok};
   } else {
     // -1 marks the lanes out of bounds through the narrowing.
     const auto coded = [&](const int64_t* from) {
