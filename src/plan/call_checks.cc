@@ -25,8 +25,8 @@ bool SameView(const TensorView& a, const TensorView& b) {
   return true;
 }
 
-// What can be wrong with one present tensor's binding on its own, in the order CheckOne
-// reports it. Finding it costs a few comparisons; only a problem builds a message.
+// What can be wrong with one present tensor's binding on its own, in the order it is
+// reported. Finding it costs a few comparisons; only a problem builds a message.
 enum class BindingProblem { None, Null, TooSmall, Misaligned, Wraps, PastResource };
 
 BindingProblem FindProblem(const TensorView& view, BindingSpace space, const BoundTensor& t) {
