@@ -129,8 +129,8 @@ TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
   munmap(pages, 2 * page);
 }
 
-// Long last-axis rows, where a checked row may check its indices piece by piece (pieces of
-// hundreds of elements): one bad index anywhere, at a piece's first or last element too, is
+// Long last-axis rows, which kernels take in blocks and vectors and may cut into pieces: one
+// bad index anywhere, at the edges of a 64-byte block or a 256- or 512-element piece too, is
 // reported by every tracked entry and zeroes its own output element only.
 TEST_P(GatherRow, LongRowsReportOneBadIndexWherever) {
   Rng rng(43);
