@@ -106,7 +106,7 @@ void WriteBack(const plan::TensorView& view, const uint8_t* results, uint8_t* ou
     runs *= sizes[d];
   }
   position.Seek(0);
-  const uint64_t elementBytes = ElementSizeInBytes(view.dataType);
+  const uint64_t elementBytes = view.elementSize;
   for (uint64_t i = 0; i < runs; ++i, position.Next()) {
     const uint64_t at = position.offsets[0] * elementBytes;
     std::memcpy(output + at, results + at, run * elementBytes);

@@ -416,9 +416,9 @@ Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   Status s = CheckTensorsAgree(rules, *plan);
   if (!s.ok()) return s;
   plan->dataType = input.dataType;
-  plan->elementSize = ElementSizeInBytes(input.dataType);
+  plan->elementSize = input.elementSize;
   plan->indexType = indices.dataType;
-  plan->indexSize = ElementSizeInBytes(indices.dataType);
+  plan->indexSize = indices.elementSize;
   plan->indexSigned = indices.dataType == DataType::Int32 || indices.dataType == DataType::Int64;
 
   WalkBuilder walk;

@@ -36,6 +36,19 @@ inline xsimd::batch<int32_t, Arch> GatherLanes32(const uint8_t* data, const xsim
   return xsimd::select(ok, values, V(0));
 }
 
+#if defined(__AVX512F__)
+// 64-bit index lanes made positions: a negative signed value counts from the end (its lane's
+// bound added); *ok marks the lanes then in [0, bound).
+template <typename IndexT>
+inline __m512i ResolveLanes64Avx512(__m512i p, __m512i bound, __mmask8* ok) {
+  if constexpr (std::is_signed_v<IndexT>) {
+    p = _mm512_mask_add_epi64(p, _mm512_cmplt_epi64_mask(p, _mm512_setzero_si512()), p, bound);
+  }
+  *ok = _mm512_cmplt_epu64_mask(p, bound);
+  return p;
+}
+#endif
+
 template <class Arch>
 inline constexpr bool kAvx512Positions =
 #if defined(__AVX512F__)
@@ -61,23 +74,19 @@ template <class Arch, typename IndexT>
 xsimd::batch<int32_t, Arch> Positions16Avx512(const IndexT* idx, const xsimd::batch<int32_t, Arch>& bound32,
                                               const xsimd::batch<int64_t, Arch>& bound64,
                                               xsimd::batch_bool<int32_t, Arch>* ok) {
-  const __m512i zero = _mm512_setzero_si512();
   if constexpr (sizeof(IndexT) == 4) {
     const __m512i b = bound32;
     __m512i p = _mm512_loadu_si512(idx);
-    if constexpr (std::is_signed_v<IndexT>) p = _mm512_mask_add_epi32(p, _mm512_cmplt_epi32_mask(p, zero), p, b);
+    if constexpr (std::is_signed_v<IndexT>) {
+      p = _mm512_mask_add_epi32(p, _mm512_cmplt_epi32_mask(p, _mm512_setzero_si512()), p, b);
+    }
     *ok = xsimd::batch_bool<int32_t, Arch>(_mm512_cmplt_epu32_mask(p, b));
     return p;
   } else {
-    const __m512i b = bound64;
-    __m512i low = _mm512_loadu_si512(idx), high = _mm512_loadu_si512(idx + 8);
-    if constexpr (std::is_signed_v<IndexT>) {
-      low = _mm512_mask_add_epi64(low, _mm512_cmplt_epi64_mask(low, zero), low, b);
-      high = _mm512_mask_add_epi64(high, _mm512_cmplt_epi64_mask(high, zero), high, b);
-    }
-    const __mmask16 inBounds = static_cast<__mmask16>(
-        _mm512_cmplt_epu64_mask(low, b) | (static_cast<unsigned>(_mm512_cmplt_epu64_mask(high, b)) << 8));
-    *ok = xsimd::batch_bool<int32_t, Arch>(inBounds);
+    __mmask8 lowOk, highOk;
+    const __m512i low = ResolveLanes64Avx512<IndexT>(_mm512_loadu_si512(idx), bound64, &lowOk);
+    const __m512i high = ResolveLanes64Avx512<IndexT>(_mm512_loadu_si512(idx + 8), bound64, &highOk);
+    *ok = xsimd::batch_bool<int32_t, Arch>(static_cast<__mmask16>(lowOk | (static_cast<unsigned>(highOk) << 8)));
     return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(low)), _mm512_cvtepi64_epi32(high), 1);
   }
 }

@@ -16,6 +16,8 @@
 
 #include <xsimd/xsimd.hpp>
 
+#include "cpu/simd/gather_intrinsics.h"
+
 namespace gs::cpu::simd {
 namespace {
 
@@ -56,17 +58,14 @@ bool GatherPairs4Avx512(const uint8_t* data, const uint64_t* bounds, const uint6
       return _mm512_cvtepu32_epi64(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
     }
   };
-  const auto resolve = [](__m512i p, __m512i bound) {
-    if constexpr (std::is_signed_v<IndexT>) p = _mm512_mask_add_epi64(p, _mm512_movepi64_mask(p), p, bound);
-    return p;
-  };
   bool allInBounds = true;
   uint64_t j = 0;
   for (; j + 8 <= n; j += 8) {
     const __m512i a = load8(idx + 2 * j), b = load8(idx + 2 * j + 8);
-    const __m512i p0 = resolve(_mm512_permutex2var_epi64(a, even, b), bound0);
-    const __m512i p1 = resolve(_mm512_permutex2var_epi64(a, odd, b), bound1);
-    const __mmask8 ok = _mm512_cmplt_epu64_mask(p0, bound0) & _mm512_cmplt_epu64_mask(p1, bound1);
+    __mmask8 ok0, ok1;
+    const __m512i p0 = ResolveLanes64Avx512<IndexT>(_mm512_permutex2var_epi64(a, even, b), bound0, &ok0);
+    const __m512i p1 = ResolveLanes64Avx512<IndexT>(_mm512_permutex2var_epi64(a, odd, b), bound1, &ok1);
+    const __mmask8 ok = ok0 & ok1;
     allInBounds &= ok == 0xff;
     const __m512i offset = _mm512_add_epi64(_mm512_mullo_epi64(p0, stride0), _mm512_mullo_epi64(p1, stride1));
     const __m256i values =
