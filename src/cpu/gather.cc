@@ -101,9 +101,9 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
       [checked][ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
-  // A row that reads one contiguous data row (last axis): prefetch the next one.
+  // A row that reads one contiguous data row (last axis): the kernel hints the next one.
   const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
-  const bool prefetch = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024;
+  const bool hintNextRow = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024;
   // Task t covers strip (t % strips) of rows [rows * (t / strips) / slices, ...).
   OutOfBoundsFlag outOfBounds;
   parallel.For(tiling.tasks(), tiling.grain, [&](uint64_t first, uint64_t last) {
@@ -119,9 +119,10 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
         for (uint64_t r = rowBegin; r < rowEnd; ++r) {
           const uint64_t data = cursor.data(), index = cursor.index(), iter = cursor.iter();
           cursor.Next();
-          if (prefetch && r + 1 < rowEnd) PrefetchRow(input + cursor.data() * e, rowReadBytes);
+          const NextRowData next = hintNextRow && r + 1 < rowEnd ? NextRowData{input + cursor.data() * e, rowReadBytes}
+                                                                  : NextRowData{};
           allInBounds &= row(input + (data + column * step) * e, step, stride, bound,
-                             indices + (index + column) * x, output + (iter + column) * e, width);
+                             indices + (index + column) * x, output + (iter + column) * e, width, next);
         }
         if (stream) kernels.streamFence();
         continue;
@@ -141,7 +142,7 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
         }
         allInBounds &= row(source.rows, source.step, source.stride, bound,
                            indices + (cursor.index() + column) * x,
-                           output + (cursor.iter() + column) * e, width);
+                           output + (cursor.iter() + column) * e, width, NextRowData{});
       }
       if (stream) kernels.streamFence();
     }

@@ -33,9 +33,16 @@ bool ForceKernelSet(KernelSet set);
 //            data[0] must be readable (it is read, and dropped, for an out-of-bounds index).
 //            The tracked entries (checked mode) return whether every index of the row was in
 //            bounds; the untracked ones may return true regardless (they keep no count).
+//            `next` is the data the walk's next row reads: hinted into the cache as this row
+//            goes (NextRowData{} when there is none to hint).
 //   scatter: data[j * dataStep + p * indexedStride] = updates[j] for in-bounds j, in order of j.
+struct NextRowData {
+  const uint8_t* at = nullptr;
+  uint64_t bytes = 0;
+};
 using GatherRowFn = bool (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
-                             uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n);
+                             uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n,
+                             NextRowData next);
 // Contiguous rows of index tuples: out[j] = data[sum of p_c * strides[c]] over the tupleSize
 // components p_c of tuple j (indices[j * tupleSize + c], bounded by bounds[c]), or zero when
 // any component is out of bounds. data[0] must be readable. Returns whether every tuple was

@@ -45,7 +45,9 @@ std::string CheckGatherRow(gs::cpu::GatherRowFn row, bool streamed, bool tracked
   }
   const std::vector<uint8_t> dataBefore = data.Contents(), indicesBefore = indices.Contents();
   GuardedBytes out(n * e, (shift * e * 3) % 64, 0xcd);
-  const bool said = row(data.data(), layout.dataStep, stride, bound, indices.data(), out.data(), n);
+  // Half the calls hint a next row (the data itself): hints must not change what comes out.
+  const gs::cpu::NextRowData next = rng.Below(2) ? gs::cpu::NextRowData{data.data(), data.size()} : gs::cpu::NextRowData{};
+  const bool said = row(data.data(), layout.dataStep, stride, bound, indices.data(), out.data(), n, next);
   if (streamed) table.streamFence();
   if (tracked ? said != allInBounds : (!said && allInBounds)) {
     return "returned " + std::to_string(said) + " for all-in-bounds " + std::to_string(allInBounds);
@@ -116,7 +118,7 @@ TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
             std::memcpy(&expected[j * e], data + p * e, e);
           }
           GuardedBytes out(n * e, 0, 0xcd);
-          const bool said = row(data, 0, 1, bound, indices.data(), out.data(), n);
+          const bool said = row(data, 0, 1, bound, indices.data(), out.data(), n, {data, bound * e});
           if (streamed) table().streamFence();
           ASSERT_TRUE(said);
           ASSERT_TRUE(out.GuardsIntact());
@@ -156,7 +158,7 @@ TEST_P(GatherRow, LongRowsReportOneBadIndexWherever) {
             if (ok) std::memcpy(&expected[j * e], data.data() + p * e, e);
           }
           GuardedBytes out(n * e, rng.Below(64 / e) * e, 0xcd);
-          const bool said = row(data.data(), 0, 1, bound, indices.data(), out.data(), n);
+          const bool said = row(data.data(), 0, 1, bound, indices.data(), out.data(), n, {});
           if (streamed) table().streamFence();
           const std::string where = "element bytes " + std::to_string(e) + ", index kind " + std::to_string(kind) +
                                     (streamed ? ", streamed" : "") + ", bad at " + std::to_string(badAt);

@@ -52,7 +52,7 @@ TEST_P(LargeOffsets, GatherAndScatterRowsReachPast4GiB) {
           }
         }
         std::vector<uint8_t> out(positions.size() * e, 0xcd);
-        const bool said = table().gatherRow[1][log2][kind](data, 0, 1, bound, indices.data(), out.data(), positions.size());
+        const bool said = table().gatherRow[1][log2][kind](data, 0, 1, bound, indices.data(), out.data(), positions.size(), {});
         EXPECT_EQ(said, allInBounds) << "e " << e << " bound " << bound;
         EXPECT_TRUE(out == expected) << "e " << e << " bound " << bound << " kind " << kind;
         // Scatter back other values to the same positions.

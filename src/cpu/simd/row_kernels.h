@@ -16,6 +16,7 @@
 #endif
 
 #include "cpu/elements.h"
+#include "cpu/simd/next_row_hints.h"
 #include "cpu/simd/stream_intrinsics.h"
 #include "cpu/kernel_set.h"
 
@@ -31,9 +32,10 @@ namespace {
 // per element: 1.4-1.9x faster (perf/README.md). kTrack (checked mode): returns whether every
 // index was in bounds; otherwise true.
 template <class Arch, size_t N, bool kStream, bool kTrack, class Source>
-bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) {
+bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source, NextRowData next = {}) {
   using W = Word<N>;
   constexpr uint64_t kBlock = 64 / N;
+  NextRowHints hints(next, n / kBlock);
   // Out-of-bounds elements are counted in a register of the loop that loads them (a flag
   // written through a reference could alias the byte stores and be reloaded every element),
   // on the rare path that skips their load: then the count costs the common path nothing
@@ -69,6 +71,7 @@ bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source) 
     }
   }
   for (; j + kBlock <= n; j += kBlock) {
+    hints.Block();
     // Small elements are packed into 8-byte words first: 8 stores a block, not 64 / N, for
     // the vector load of StoreBlock to wait on. Element l of a word sits at byte l * N.
     alignas(64) uint64_t block[8];
@@ -157,14 +160,15 @@ uint64_t FirstBad(const uint8_t* indices, uint64_t n, const uint64_t* bounds, ui
 // reads one data row (last axis: step 0, stride 1), and packed strips (step 1).
 template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack>
 bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
-               const uint8_t* indices, uint8_t* out, uint64_t n) {
+               const uint8_t* indices, uint8_t* out, uint64_t n, NextRowData next) {
 #ifndef GS_SCALAR_ONLY
   // Offsets below 2^31: lane offsets are signed 32-bit.
   if constexpr (N == 4 && kHasHardwareGather<Arch>) {
     if (dataStep <= 1 && n < (uint64_t{1} << 30) && bound <= (uint64_t{1} << 30) &&
         indexedStride < (uint64_t{1} << 31) &&
         (bound - 1) * indexedStride + n * dataStep < (uint64_t{1} << 31)) {
-      return GatherRow4Vector<Arch, IndexT, kStream, kTrack>(data, dataStep, indexedStride, bound, indices, out, n);
+      return GatherRow4Vector<Arch, IndexT, kStream, kTrack>(data, dataStep, indexedStride, bound, indices, out, n,
+                                                             next);
     }
   }
 #endif
@@ -178,14 +182,14 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     };
   };
   if (dataStep == 0 && indexedStride == 1) {
-    return GatherBlocks<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }));
+    return GatherBlocks<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }), next);
   }
   if (dataStep == 1) {
     return GatherBlocks<Arch, N, kStream, kTrack>(
-        data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }));
+        data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }), next);
   }
   return GatherBlocks<Arch, N, kStream, kTrack>(
-      data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }));
+      data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }), next);
 }
 
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],

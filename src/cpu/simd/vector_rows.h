@@ -13,6 +13,7 @@
 
 #include "cpu/elements.h"
 #include "cpu/simd/gather_intrinsics.h"
+#include "cpu/simd/next_row_hints.h"
 #include "cpu/simd/stream_intrinsics.h"
 
 namespace gs::cpu::simd {
@@ -131,9 +132,10 @@ inline void GatherStore4(const uint8_t* data, const Lanes32<Arch>& offsets,
 // elements, which have no gather, loading one by one from the vector's offsets was slower.
 template <class Arch, typename IndexT, bool kStream, bool kTrack>
 bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
-                      uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n) {
+                      uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n, NextRowData next) {
   using V = Lanes32<Arch>;
   constexpr uint64_t L = V::size;
+  NextRowHints hints(next, n / L);
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
   const LaneBounds<Arch> bounds(V(static_cast<int32_t>(bound)), Lanes64<Arch>(static_cast<int64_t>(bound)));
   const V stride(static_cast<int32_t>(indexedStride));
@@ -141,6 +143,7 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
   xsimd::batch_bool<int32_t, Arch> allOk(true);
   uint64_t j = 0;
   for (; j + L <= n; j += L) {
+    hints.Block();
     const Positions<Arch> p = LoadPositions<Arch, IndexT>(idx + j, bounds);
     if constexpr (kTrack) allOk = allOk & p.ok;
     V offsets = indexedStride == 1 ? p.at : p.at * stride;
@@ -152,7 +155,7 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
   if constexpr (!std::is_void_v<Half>) {
     if (n - j >= Lanes32<Half>::size) {
       return GatherRow4Vector<Half, IndexT, kStream, kTrack>(data + j * dataStep * 4, dataStep, indexedStride, bound,
-                                                             indices + j * sizeof(IndexT), out + j * 4, n - j) &&
+                                                             indices + j * sizeof(IndexT), out + j * 4, n - j, {}) &&
              allInBounds;
     }
   }
