@@ -11,6 +11,7 @@
 #ifndef GS_SCALAR_ONLY
 #include <xsimd/xsimd.hpp>
 
+#include "cpu/simd/narrow_rows_intrinsics.h"
 #include "cpu/simd/pairs_intrinsics.h"
 #include "cpu/simd/vector_rows.h"
 #endif
@@ -169,6 +170,20 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
         (bound - 1) * indexedStride + n * dataStep < (uint64_t{1} << 31)) {
       return GatherRow4Vector<Arch, IndexT, kStream, kTrack>(data, dataStep, indexedStride, bound, indices, out, n,
                                                              next);
+    }
+  }
+  if constexpr (N <= 2 && kAvx512Positions<Arch>) {
+    const uint64_t extentBytes = n == 0 || bound == 0 ? 0 : ((n - 1) * dataStep + (bound - 1) * indexedStride + 1) * N;
+    if (dataStep <= 1 && n >= 64 / N && n < (uint64_t{1} << 30) && bound <= (uint64_t{1} << 30) && indexedStride < (uint64_t{1} << 30) &&
+        extentBytes >= 4 && extentBytes < (uint64_t{1} << 31)) {
+      uint64_t done;
+      const bool blocksOk = GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack>(
+          data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
+      // The tail, shorter than a block, through the block kernel's element loop.
+      return GatherRow<Arch, N, IndexT, kStream, kTrack>(data + done * dataStep * N, dataStep, indexedStride, bound,
+                                                         indices + done * sizeof(IndexT), out + done * N, n - done,
+                                                         {}) &&
+             blocksOk;
     }
   }
 #endif
