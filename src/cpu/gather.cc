@@ -152,8 +152,8 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
 }
 
 // One block per unit, in chunks of about 16 KiB of blocks: the next chunk's sources are
-// resolved and prefetched while this chunk is copied, so random rows have many misses in
-// flight and each index is read once.
+// resolved and prefetched one by one as this chunk is copied, so random rows have many misses
+// in flight and each index is read once.
 template <typename IndexT>
 bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                   uint8_t* output, const Parallel& parallel) {
@@ -171,25 +171,27 @@ bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
     uint64_t sources[2][kMaxChunk], destinations[2][kMaxChunk];
     bool allInBounds = true;
     UnitCursor cursor(k, begin);
-    // Resolves the next `count` units into slot `s`, prefetching their sources.
-    auto resolve = [&](uint64_t s, uint64_t count) {
-      for (uint64_t u = 0; u < count; ++u, cursor.Next()) {
-        uint64_t source;
-        destinations[s][u] = cursor.iter();
-        const bool inBounds = IndexedOffset<IndexT>(k, indices, cursor, &source);
-        allInBounds &= inBounds;
-        sources[s][u] = inBounds ? source : kOutOfBounds;
-        if (!inBounds) continue;
-        const uint8_t* p = input + source * e;
-        for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 3);
-      }
+    // Resolves the cursor's unit into unit u of slot s, prefetching its source.
+    auto resolve = [&](uint64_t s, uint64_t u) {
+      uint64_t source;
+      destinations[s][u] = cursor.iter();
+      const bool inBounds = IndexedOffset<IndexT>(k, indices, cursor, &source);
+      cursor.Next();
+      allInBounds &= inBounds;
+      sources[s][u] = inBounds ? source : kOutOfBounds;
+      if (!inBounds) return;
+      const uint8_t* p = input + source * e;
+      for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 3);
     };
     uint64_t slot = 0;
-    resolve(slot, std::min(chunk, end - begin));
+    for (uint64_t u = 0; u < std::min(chunk, end - begin); ++u) resolve(slot, u);
     for (uint64_t first = begin; first < end; first += chunk, slot ^= 1) {
       const uint64_t count = std::min(chunk, end - first);
-      if (first + count < end) resolve(slot ^ 1, std::min(chunk, end - first - count));
+      const uint64_t nextCount = first + count < end ? std::min(chunk, end - first - count) : 0;
       for (uint64_t u = 0; u < count; ++u) {
+        // The next chunk's unit u, one per copy: its prefetches then spread over this chunk
+        // rather than coming in a burst that outruns the core's miss buffers.
+        if (u < nextCount) resolve(slot ^ 1, u);
         uint8_t* destination = output + destinations[slot][u] * e;
         if (sources[slot][u] == kOutOfBounds) {
           std::memset(destination, 0, blockBytes);
