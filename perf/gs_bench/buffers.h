@@ -6,25 +6,11 @@
 #include <memory>
 #include <string>
 
+#include "buffer.h"
 #include "gs/gs.h"
 #include "suite.h"
 
 namespace gs_bench {
-
-class Buffer {
- public:
-  Buffer() = default;
-  explicit Buffer(size_t bytes);  // aligned, madvise(MADV_HUGEPAGE) when large, every page written
-  void* data() const { return data_.get(); }
-  size_t size() const { return size_; }
-
- private:
-  struct FreeDeleter {
-    void operator()(void* p) const;
-  };
-  std::unique_ptr<void, FreeDeleter> data_;
-  size_t size_ = 0;
-};
 
 // Everything a (case, variant) needs, built outside the timed loop and shared by its
 // checked/unchecked x threads benchmarks.

@@ -8,7 +8,7 @@
 
 #include <oneapi/tbb/task_arena.h>
 
-#include "buffers.h"
+#include "buffer.h"
 
 namespace gs_bench {
 

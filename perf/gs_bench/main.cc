@@ -20,6 +20,7 @@
 #include "cpu/kernel_set.h"  // internal: which kernel set the engine chose, for the context
 #include "plan/cpu_choice.h"  // internal: the cache size the plan streams above, for the context
 #include "counts.h"
+#include "reporting.h"
 #include "register.h"
 #include "suite.h"
 
@@ -33,60 +34,10 @@
 
 namespace {
 
+using gs_bench::BareNameReporter;
+using gs_bench::CpuModel;
+using gs_bench::MakeReporter;
 using gs_bench::Options;
-
-// Google Benchmark appends "/manual_time" (UseManualTime), "/min_time:..." and "/iterations:..."
-// to the names; the suite's contract is the bare name, so the reporters see the runs without
-// those parts.
-class BareNameReporter : public benchmark::BenchmarkReporter {
- public:
-  explicit BareNameReporter(std::unique_ptr<benchmark::BenchmarkReporter> inner)
-      : inner_(std::move(inner)) {}
-  bool ReportContext(const Context& context) override {
-    inner_->SetOutputStream(&GetOutputStream());
-    inner_->SetErrorStream(&GetErrorStream());
-    return inner_->ReportContext(context);
-  }
-  void ReportRuns(const std::vector<Run>& runs) override {
-    std::vector<Run> bare = runs;
-    for (Run& r : bare) {
-      r.run_name.time_type.clear();
-      r.run_name.min_time.clear();
-      r.run_name.iterations.clear();
-    }
-    inner_->ReportRuns(bare);
-  }
-  void Finalize() override { inner_->Finalize(); }
-
- private:
-  std::unique_ptr<benchmark::BenchmarkReporter> inner_;
-};
-
-std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& format, bool console_color) {
-  if (format == "json") return std::make_unique<benchmark::JSONReporter>();
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-  if (format == "csv") return std::make_unique<benchmark::CSVReporter>();
-#pragma GCC diagnostic pop
-  return std::make_unique<benchmark::ConsoleReporter>(
-      console_color ? benchmark::ConsoleReporter::OO_Color : benchmark::ConsoleReporter::OO_None);
-}
-
-std::string CpuModel() {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("model name", 0) == 0) {
-      auto colon = line.find(':');
-      if (colon != std::string::npos) {
-        std::string v = line.substr(colon + 1);
-        v.erase(0, v.find_first_not_of(" \t"));
-        return v;
-      }
-    }
-  }
-  return "unknown";
-}
 
 // The transparent huge page policy ("[madvise]" etc.): large buffers ask for huge pages.
 std::string HugePageMode() {

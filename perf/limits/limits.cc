@@ -1,0 +1,537 @@
+#include "limits.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <new>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <utility>
+
+#if defined(__x86_64__)
+// GCC 12 flags the _mm512_undefined_* placeholders inside its own intrinsics (cvtepi64_epi32,
+// i32gather) as maybe uninitialized; set before <immintrin.h>, as src/cpu/simd/avx512.cc does.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
+#include <immintrin.h>
+#define GS_LIMITS_X86 1
+#define GS_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+#endif
+// The walks below are inlined into each loop, the AVX-512 ones included, so that a walk's
+// per-block or per-row step (a functor) inlines into it with the loop's own target.
+#define GS_ALWAYS_INLINE __attribute__((always_inline)) inline
+
+#include "buffer.h"
+
+namespace gs_limits {
+namespace {
+
+using gs_bench::Buffer;
+using gs_bench::Case;
+
+constexpr size_t kLine = 64;  // a cache line; also the 64 output bytes a prefetch goes with
+
+// ---- Buffers, filled as gs-bench fills them (same seeds, same index law) ----
+
+std::vector<uint64_t> Shape(const Case& c, const char* tensor) {
+  return c.spec.at("shapes").at(tensor).get<std::vector<uint64_t>>();
+}
+
+uint64_t Product(const std::vector<uint64_t>& shape) {
+  return std::accumulate(shape.begin(), shape.end(), uint64_t{1}, std::multiplies<>());
+}
+
+// Uniform in [0, bound), gs-bench's draw.
+uint64_t UniformBelow(std::mt19937_64& rng, uint64_t bound) {
+  return static_cast<uint64_t>((static_cast<unsigned __int128>(rng()) * bound) >> 64);
+}
+
+// `count` indices from the case's seed: element i uniform in [0, bounds[i % bounds.size()]),
+// or for a "unique" case a sample of [0, bounds[0]) without replacement (partial Fisher-Yates).
+template <class I>
+Buffer Indices(const Case& c, uint64_t count, const std::vector<uint64_t>& bounds) {
+  if ((c.spec.at("index_dtype").get<std::string>() == "INT32") != (sizeof(I) == 4)) {
+    throw std::runtime_error(c.name + ": index type is not the suite's");
+  }
+  Buffer b(count * sizeof(I));
+  I* p = static_cast<I*>(b.data());
+  std::mt19937_64 rng(c.spec.at("seed").get<uint64_t>());
+  const nlohmann::json dist = c.spec.value("indices", nlohmann::json::object());
+  if (dist.value("distribution", "uniform") == "unique") {
+    std::vector<uint64_t> pool(bounds.at(0));
+    std::iota(pool.begin(), pool.end(), uint64_t{0});
+    for (uint64_t i = 0; i < count; ++i) {
+      std::swap(pool[i], pool[i + UniformBelow(rng, bounds[0] - i)]);
+      p[i] = static_cast<I>(pool[i]);
+    }
+  } else {
+    for (uint64_t i = 0; i < count; ++i)
+      p[i] = static_cast<I>(UniformBelow(rng, bounds[i % bounds.size()]));
+  }
+  return b;
+}
+
+// Deterministic bytes (their values never matter to a loop).
+Buffer Data(size_t bytes, uint64_t salt) {
+  Buffer b(bytes);
+  auto* p = static_cast<unsigned char*>(b.data());
+  for (size_t i = 0; i + 8 <= bytes; i += 8) {
+    const uint64_t v = (i + salt) * 0x9E3779B97F4A7C15ull;
+    std::memcpy(p + i, &v, 8);
+  }
+  return b;
+}
+
+// A case's buffers: src is what is read (input, a scatter's updates), dst what is written
+// (output, a scatter's table).
+struct Buffers {
+  Buffer src, idx, dst;
+};
+
+// ---- 1. Last-axis GatherElements: out[r][j] = in[r][idx[r][j]], rows of `cols` elements ----
+
+template <class E, class I>
+struct LastAxis {
+  const E* in;
+  const I* idx;
+  E* out;
+  size_t rows, cols;
+};
+
+// The case's bytes in the same order, nothing random: the ceiling its traffic allows.
+// Locals, not a's members: a 1-byte store may alias them, which would stop vectorization.
+template <class E, class I>
+void Traffic(const LastAxis<E, I>& a, size_t begin, size_t end) {
+  const E* __restrict in = a.in;
+  const I* __restrict idx = a.idx;
+  E* __restrict out = a.out;
+  for (size_t i = begin * a.cols, n = end * a.cols; i < n; ++i)
+    out[i] = static_cast<E>(in[i] ^ static_cast<E>(idx[i]));
+}
+
+template <class E, class I>
+GS_ALWAYS_INLINE void ScalarElements(const E* row, const I* x, E* o, size_t j, size_t n,
+                                     size_t cols) {
+  for (size_t k = j; k < j + n; ++k) {
+    const uint64_t i = static_cast<uint64_t>(x[k]);  // a negative index is huge here
+    if (i >= cols) std::abort();
+    o[k] = row[i];
+  }
+}
+
+// Rows [begin, end), 64 output bytes (a block) at a time. kNextRow: before each block one line
+// of the next row's input, so that the next row arrives spread over this one, not in a burst.
+template <class E, class I, bool kNextRow, class Block>
+GS_ALWAYS_INLINE void WalkLastAxis(const LastAxis<E, I>& a, size_t begin, size_t end, Block block) {
+  constexpr size_t kBlock = kLine / sizeof(E);
+  for (size_t r = begin; r < end; ++r) {
+    const E* row = a.in + r * a.cols;
+    const char* next = reinterpret_cast<const char*>(row + a.cols);
+    const bool prefetch = kNextRow && r + 1 < a.rows;
+    for (size_t j = 0; j < a.cols; j += kBlock) {
+      if (prefetch) __builtin_prefetch(next + j * sizeof(E), 0, 3);
+      block(row, a.idx + r * a.cols, a.out + r * a.cols, j, std::min(kBlock, a.cols - j));
+    }
+  }
+}
+
+// The plain checked loop (PyTorch's gather loop).
+template <class E, class I, bool kNextRow>
+void ScalarRows(const LastAxis<E, I>& a, size_t begin, size_t end) {
+  WalkLastAxis<E, I, kNextRow>(a, begin, end,
+                               [&a](const E* row, const I* x, E* o, size_t j, size_t n) {
+                                 ScalarElements(row, x, o, j, n, a.cols);
+                               });
+}
+
+#ifdef GS_LIMITS_X86
+// 16 indices as 32-bit lanes; aborts on one outside [0, cols), as the scalar loop does.
+template <class I>
+GS_AVX512 GS_ALWAYS_INLINE __m512i Load16(const I* x, size_t cols) {
+  if constexpr (sizeof(I) == 8) {
+    const __m512i lo = _mm512_loadu_si512(x), hi = _mm512_loadu_si512(x + 8);
+    const __m512i bound = _mm512_set1_epi64(static_cast<long long>(cols));
+    if (_mm512_cmpge_epu64_mask(lo, bound) | _mm512_cmpge_epu64_mask(hi, bound)) std::abort();
+    return _mm512_inserti64x4(_mm512_castsi256_si512(_mm512_cvtepi64_epi32(lo)),
+                              _mm512_cvtepi64_epi32(hi), 1);
+  } else {
+    const __m512i v = _mm512_loadu_si512(x);
+    if (_mm512_cmpge_epu32_mask(v, _mm512_set1_epi32(static_cast<int>(cols)))) std::abort();
+    return v;
+  }
+}
+
+// One block of 64 output bytes by 16-lane gathers. 4-byte elements: the elements gathered,
+// streamed when the output is 64-byte aligned. 1 and 2 bytes: the 32-bit words at byte offset
+// idx * sizeof(E) (the input has 64 spare bytes at its end), narrowed to E and stored.
+template <class E, class I>
+struct GatherBlock {
+  size_t cols;
+  bool stream;
+  GS_AVX512 void operator()(const E* row, const I* x, E* o, size_t j, size_t n) const {
+    if (n * sizeof(E) != kLine) return ScalarElements(row, x, o, j, n, cols);  // a short last block
+    for (size_t k = j; k < j + n; k += 16) {
+      const __m512i i = Load16(x + k, cols);
+      if constexpr (sizeof(E) == 4) {
+        const __m512i v = _mm512_i32gather_epi32(i, row, 4);
+        if (stream) {
+          _mm512_stream_si512(reinterpret_cast<__m512i*>(o + k), v);
+        } else {
+          _mm512_storeu_si512(o + k, v);
+        }
+      } else {
+        const __m512i v = _mm512_i32gather_epi32(_mm512_slli_epi32(i, sizeof(E) / 2), row, 1);
+        if constexpr (sizeof(E) == 2) {
+          _mm256_storeu_si256(reinterpret_cast<__m256i*>(o + k), _mm512_cvtepi32_epi16(v));
+        } else {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(o + k), _mm512_cvtepi32_epi8(v));
+        }
+      }
+    }
+  }
+};
+
+template <class E, class I, bool kNextRow>
+GS_AVX512 void VectorRows(const LastAxis<E, I>& a, size_t begin, size_t end) {
+  const bool stream = sizeof(E) == 4 && reinterpret_cast<uintptr_t>(a.out) % kLine == 0 &&
+                      a.cols * sizeof(E) % kLine == 0;
+  WalkLastAxis<E, I, kNextRow>(a, begin, end, GatherBlock<E, I>{a.cols, stream});
+  _mm_sfence();  // the streamed lines are visible before the slice counts as done
+}
+#endif
+
+// ---- 2. Axis-0 GatherElements / ScatterElements: their kernel's walk, without the gather ----
+
+struct Strips {
+  const int64_t* idx;
+  float* out;
+  size_t rows, cols;
+};
+constexpr size_t kStrip = 64;  // columns: 512 index bytes and 256 output bytes a row
+
+// (int32_t) first: the default target (SSE2) converts that 4 at a time; only bytes matter.
+void Convert(const int64_t* x, float* o, size_t n) {
+  for (size_t k = 0; k < n; ++k) o[k] = static_cast<float>(static_cast<int32_t>(x[k]));
+}
+
+// Strips [begin, end) of 64 columns; down a strip, each row's 64 indices read and 64 floats
+// written (rows 32 KiB and 16 KiB apart). kAhead: both prefetched kAhead rows ahead.
+template <size_t kAhead>
+void StripPattern(const Strips& s, size_t begin, size_t end) {
+  for (size_t strip = begin; strip < end; ++strip) {
+    const size_t c0 = strip * kStrip, w = std::min(kStrip, s.cols - c0);
+    for (size_t r = 0; r < s.rows; ++r) {
+      if (kAhead > 0 && r + kAhead < s.rows) {
+        const char* x = reinterpret_cast<const char*>(s.idx + (r + kAhead) * s.cols + c0);
+        const char* o = reinterpret_cast<const char*>(s.out + (r + kAhead) * s.cols + c0);
+        for (size_t b = 0; b < w * sizeof(int64_t); b += kLine) __builtin_prefetch(x + b, 0, 3);
+        for (size_t b = 0; b < w * sizeof(float); b += kLine) __builtin_prefetch(o + b, 1, 3);
+      }
+      Convert(s.idx + r * s.cols + c0, s.out + r * s.cols + c0, w);
+    }
+  }
+}
+
+// The same bytes row-major, sequentially (units are rows).
+void RowMajorTraffic(const Strips& s, size_t begin, size_t end) {
+  Convert(s.idx + begin * s.cols, s.out + begin * s.cols, (end - begin) * s.cols);
+}
+
+// ---- 3, 4. Row gathers and the row scatter: whole rows between a table and a dense side ----
+
+template <class I>
+struct Rows {
+  char* table;
+  const I* idx;
+  char* dense;                              // a gather's output, a scatter's updates
+  size_t table_rows, per_batch, row_bytes;  // per batch: table rows, dense rows
+};
+
+// sequential_rows' copy: 64 bytes a step (16-byte moves at the default target), at copy speed.
+// Not glibc's memcpy: given 1 or 2 KiB blocks whose destination - source is within 512 bytes
+// of a multiple of 4 KiB (consecutive 1 KiB rows), glibc 2.36's AVX-512 memcpy takes its
+// backward loop (a 4K-aliasing check) and runs at half speed on this machine.
+struct LineCopy {
+  void operator()(char* d, const char* s, size_t n) const {
+    size_t b = 0;
+    for (; b + kLine <= n; b += kLine) __builtin_memcpy(d + b, s + b, kLine);
+    if (b < n) std::memcpy(d + b, s + b, n - b);
+  }
+};
+
+// random_rows' copy: what a plain implementation calls. Its wide vectors keep more rows in
+// flight than LineCopy's 16-byte moves, which matters when every row misses.
+struct Memcpy {
+  void operator()(char* d, const char* s, size_t n) const { std::memcpy(d, s, n); }
+};
+
+// Dense rows [begin, end): batch g's row j goes with table row g * table_rows + t, t = idx[j]
+// (kRandom) or the next table row (wrapping); a gather copies table to dense, a scatter dense
+// to table. kAhead: every line of the table row kAhead rows ahead prefetched.
+template <bool kScatter, bool kRandom, size_t kAhead, class I, class Copy>
+GS_ALWAYS_INLINE void WalkRows(const Rows<I>& s, size_t begin, size_t end, Copy copy) {
+  const size_t n = s.table_rows, q = s.per_batch, bytes = s.row_bytes;
+  for (size_t g = begin / q; g * q < end; ++g) {
+    char* table = s.table + g * n * bytes;
+    auto row = [&](size_t j) {
+      const uint64_t t = static_cast<uint64_t>(s.idx[j]);
+      if (t >= n) std::abort();
+      return table + t * bytes;
+    };
+    const size_t j0 = std::max(begin, g * q), j1 = std::min(end, g * q + q);
+    size_t next = (j0 - g * q) % n;
+    for (size_t j = j0; j < j1; ++j) {
+      if (kAhead > 0 && j + kAhead < j1) {
+        const char* p = row(j + kAhead);
+        for (size_t b = 0; b < bytes; b += kLine) __builtin_prefetch(p + b, 0, 3);
+      }
+      char* t = table + next * bytes;
+      if (kRandom) {
+        t = row(j);
+      } else if (++next == n) {
+        next = 0;
+      }
+      char* d = s.dense + j * bytes;
+      if (kScatter) {
+        copy(t, d, bytes);
+      } else {
+        copy(d, t, bytes);
+      }
+    }
+  }
+}
+
+template <bool kScatter, bool kRandom, class Copy, class I>
+void CopyRows(const Rows<I>& s, size_t begin, size_t end) {
+  WalkRows<kScatter, kRandom, 0>(s, begin, end, Copy{});
+}
+
+#ifdef GS_LIMITS_X86
+// Non-temporal: rows are multiples of 64 bytes in 64-byte-aligned buffers.
+struct StreamRow {
+  GS_AVX512 void operator()(char* d, const char* s, size_t n) const {
+    size_t b = 0;
+    for (; b + kLine <= n; b += kLine) {
+      _mm512_stream_si512(reinterpret_cast<__m512i*>(d + b), _mm512_loadu_si512(s + b));
+    }
+    if (b < n) std::memcpy(d + b, s + b, n - b);
+  }
+};
+
+template <bool kScatter, bool kRandom, size_t kAhead, class I>
+GS_AVX512 void StreamRows(const Rows<I>& s, size_t begin, size_t end) {
+  WalkRows<kScatter, kRandom, kAhead>(s, begin, end, StreamRow{});
+  _mm_sfence();
+}
+#endif
+
+// ---- 5. GatherND of single elements: out[j] = in[r][c], (r, c) = idx[j] ----
+
+struct Elements {
+  const float* in;
+  const int64_t* idx;
+  float* out;
+  size_t rows, cols;
+};
+
+GS_ALWAYS_INLINE size_t Offset(const Elements& s, size_t j) {
+  const uint64_t r = static_cast<uint64_t>(s.idx[2 * j]),
+                 c = static_cast<uint64_t>(s.idx[2 * j + 1]);
+  if (r >= s.rows || c >= s.cols) std::abort();
+  return r * s.cols + c;
+}
+
+// kPrefetch: a chunk's 128 offsets computed and prefetched before any of its loads.
+template <bool kPrefetch>
+void RandomElements(const Elements& s, size_t begin, size_t end) {
+  if constexpr (!kPrefetch) {
+    for (size_t j = begin; j < end; ++j) s.out[j] = s.in[Offset(s, j)];
+  } else {
+    constexpr size_t kChunk = 128;
+    size_t off[kChunk];
+    for (size_t j0 = begin; j0 < end; j0 += kChunk) {
+      const size_t n = std::min(kChunk, end - j0);
+      for (size_t k = 0; k < n; ++k) {
+        off[k] = Offset(s, j0 + k);
+        __builtin_prefetch(s.in + off[k], 0, 3);
+      }
+      for (size_t k = 0; k < n; ++k) s.out[j0 + k] = s.in[off[k]];
+    }
+  }
+}
+
+// ---- The cases ----
+
+// <case>[/<variant>], as gs-bench names it: a lone "default" variant is left out.
+std::string CaseName(const Case& c, const std::string& variant) {
+  const bool name_variant = c.variants.size() > 1 || c.variants.at(0) != "default";
+  return c.name + (name_variant ? "/" + variant : std::string());
+}
+
+// A case's limits without loops yet: its buffers made by `make` at prepare, freed at release.
+CaseLimits Limits(const Case& c, const std::string& variant, const std::shared_ptr<Buffers>& b,
+                  std::function<void(Buffers&)> make) {
+  CaseLimits l;
+  l.name = CaseName(c, variant);
+  l.total_bytes = c.total_bytes.at(variant);
+  l.prepare = [b, make] { make(*b); };
+  l.release = [b] { *b = Buffers(); };
+  l.output = [b]() -> const void* { return b->dst.data(); };
+  return l;
+}
+
+// Loop `name`: f over the view of the buffers that view() makes when the loop runs.
+template <class View, class MakeView>
+void Add(CaseLimits* l, std::string name, size_t units, bool avx512,
+         void (*f)(const View&, size_t, size_t), MakeView view) {
+  l->loops.push_back({std::move(name), units, avx512,
+                      [f, view](size_t begin, size_t end) { f(view(), begin, end); }});
+}
+
+template <class E, class I>
+CaseLimits LastAxisLimits(const Case& c, const std::string& variant) {
+  const std::vector<uint64_t> shape = Shape(c, "OutputTensor");
+  const size_t rows = shape.at(0), cols = shape.at(1), count = rows * cols;
+  auto b = std::make_shared<Buffers>();
+  CaseLimits l = Limits(c, variant, b, [&c, count, cols](Buffers& b) {
+    b.src = Data(count * sizeof(E) + kLine,
+                 1);  // + 64: a word gathered at the last element stays inside
+    b.idx = Indices<I>(c, count, {cols});
+    b.dst = Data(count * sizeof(E), 2);
+  });
+  auto view = [b, rows, cols] {
+    return LastAxis<E, I>{static_cast<const E*>(b->src.data()),
+                          static_cast<const I*>(b->idx.data()), static_cast<E*>(b->dst.data()),
+                          rows, cols};
+  };
+  Add(&l, "traffic", rows, false, Traffic<E, I>, view);
+  Add(&l, "scalar", rows, false, ScalarRows<E, I, false>, view);
+  Add(&l, "scalar_next_row", rows, false, ScalarRows<E, I, true>, view);
+#ifdef GS_LIMITS_X86
+  const std::string vector = sizeof(E) == 4 ? "vector_gather" : "vector_gather_words";
+  Add(&l, vector, rows, true, VectorRows<E, I, false>, view);
+  Add(&l, vector + "_next_row", rows, true, VectorRows<E, I, true>, view);
+#endif
+  return l;
+}
+
+CaseLimits StripLimits(const Case& c, const std::string& variant) {
+  const std::vector<uint64_t> shape = Shape(c, "IndicesTensor");
+  const size_t rows = shape.at(0), cols = shape.at(1), bound = Shape(c, "InputTensor").at(0);
+  auto b = std::make_shared<Buffers>();
+  CaseLimits l = Limits(c, variant, b, [&c, rows, cols, bound](Buffers& b) {
+    b.idx = Indices<int64_t>(c, rows * cols, {bound});
+    b.dst = Data(rows * cols * sizeof(float), 2);
+  });
+  auto view = [b, rows, cols] {
+    return Strips{static_cast<const int64_t*>(b->idx.data()), static_cast<float*>(b->dst.data()),
+                  rows, cols};
+  };
+  const size_t strips = (cols + kStrip - 1) / kStrip;
+  Add(&l, "strip_pattern", strips, false, StripPattern<0>, view);
+  Add(&l, "strip_pattern_prefetch8", strips, false, StripPattern<8>, view);
+  Add(&l, "rowmajor_traffic", rows, false, RowMajorTraffic, view);
+  return l;
+}
+
+// Input [batches..., table rows, row elements] (float); one index per dense row (q = 1).
+template <class I, bool kScatter>
+CaseLimits RowLimits(const Case& c, const std::string& variant) {
+  const std::vector<uint64_t> in = Shape(c, "InputTensor");
+  const size_t row_bytes = in.back() * sizeof(float), table_rows = in.at(in.size() - 2);
+  const size_t batches = Product(in) / in.back() / table_rows;
+  const size_t units = Product(Shape(c, "IndicesTensor")), per_batch = units / batches;
+  auto b = std::make_shared<Buffers>();
+  CaseLimits l = Limits(c, variant, b, [&c, row_bytes, table_rows, batches, units](Buffers& b) {
+    const size_t table = batches * table_rows * row_bytes, dense = units * row_bytes;
+    b.src = Data(kScatter ? dense : table, 1);
+    b.idx = Indices<I>(c, units, {table_rows});
+    b.dst = Data(kScatter ? table : dense, 2);
+  });
+  auto view = [b, table_rows, per_batch, row_bytes] {
+    char* table = static_cast<char*>(kScatter ? b->dst.data() : b->src.data());
+    char* dense = static_cast<char*>(kScatter ? b->src.data() : b->dst.data());
+    return Rows<I>{table,    static_cast<const I*>(b->idx.data()), dense, table_rows, per_batch,
+                   row_bytes};
+  };
+  if (!kScatter)
+    Add(&l, "sequential_rows", units, false, CopyRows<false, false, LineCopy, I>, view);
+  Add(&l, "random_rows", units, false, CopyRows<kScatter, true, Memcpy, I>, view);
+#ifdef GS_LIMITS_X86
+  if (kScatter) {
+    Add(&l, "random_rows_stream", units, true, StreamRows<true, true, 0, I>, view);
+  } else {
+    Add(&l, "random_rows_prefetch8", units, true, StreamRows<false, true, 8, I>, view);
+    Add(&l, "random_rows_prefetch32", units, true, StreamRows<false, true, 32, I>, view);
+  }
+#endif
+  if (kScatter) Add(&l, "sequential_rows", units, false, CopyRows<true, false, LineCopy, I>, view);
+  return l;
+}
+
+CaseLimits ElementLimits(const Case& c, const std::string& variant) {
+  const std::vector<uint64_t> in = Shape(c, "InputTensor");
+  const size_t rows = in.at(0), cols = in.at(1), units = Product(Shape(c, "OutputTensor"));
+  auto b = std::make_shared<Buffers>();
+  CaseLimits l = Limits(c, variant, b, [&c, rows, cols, units](Buffers& b) {
+    b.src = Data(rows * cols * sizeof(float), 1);
+    b.idx = Indices<int64_t>(c, units * 2, {rows, cols});
+    b.dst = Data(units * sizeof(float), 2);
+  });
+  auto view = [b, rows, cols] {
+    return Elements{static_cast<const float*>(b->src.data()),
+                    static_cast<const int64_t*>(b->idx.data()), static_cast<float*>(b->dst.data()),
+                    rows, cols};
+  };
+  Add(&l, "random_elements", units, false, RandomElements<false>, view);
+  Add(&l, "random_elements_prefetch", units, false, RandomElements<true>, view);
+  return l;
+}
+
+}  // namespace
+
+bool HasAvx512() {
+#ifdef GS_LIMITS_X86
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+#else
+  return false;
+#endif
+}
+
+std::vector<CaseLimits> MakeLimits(const std::vector<Case>& cases) {
+  // The cases whose targets are missed, by <case>[/<variant>]; f32 moves as uint32_t.
+  using Make = CaseLimits (*)(const Case&, const std::string&);
+  static const std::map<std::string, Make> kMakers = {
+      {"gather_elements/f32/axis1/i64", LastAxisLimits<uint32_t, int64_t>},
+      {"gather_elements/f32/axis1/i32", LastAxisLimits<uint32_t, int32_t>},
+      {"gather_elements/f16/axis1/i64", LastAxisLimits<uint16_t, int64_t>},
+      {"gather_elements/i8/axis1/i64", LastAxisLimits<int8_t, int64_t>},
+      {"gather_elements/f32/axis0/i64", StripLimits},
+      {"scatter_elements/f32/axis0/i64/inplace", StripLimits},
+      {"gather_nd/f32/rows256/q1/i64", RowLimits<int64_t, false>},
+      {"gather_nd1/f32/batch1/rows64/q1/i64", RowLimits<int64_t, false>},
+      {"gather/f32/embedding/axis0/i64", RowLimits<int64_t, false>},
+      {"gather/f32/embedding/axis0/i32", RowLimits<int32_t, false>},
+      {"scatter_nd/f32/rows256/q1/i64/inplace", RowLimits<int64_t, true>},
+      {"gather_nd/f32/elements/q2/i64", ElementLimits},
+  };
+  std::vector<CaseLimits> limits;
+  for (const Case& c : cases) {
+    for (const std::string& v : c.variants) {
+      if (auto it = kMakers.find(CaseName(c, v)); it != kMakers.end())
+        limits.push_back(it->second(c, v));
+    }
+  }
+  return limits;
+}
+
+}  // namespace gs_limits
