@@ -59,6 +59,9 @@ inline uint64_t TaskUnits(uint64_t bytesPerUnit) {
 // copy, element and index sizes) and the machine's cache size.
 CpuChoice ChooseCpuImplementation(const Plan& plan);
 
+// Bytes of cpu 0's data or unified cache of `level` (1-3), from sysfs, else sysconf; 0 when
+// unknown.
+uint64_t CacheBytes(int level);
 // Bytes of the last-level cache (0 when unknown).
 uint64_t LastLevelCacheBytes();
 // A call that touches more bytes than this streams its whole-line stores (the LLC; 0: never).

@@ -167,5 +167,20 @@ TEST(CpuChoice, EveryImplementationHasItsName) {
   EXPECT_STREQ(plan::CpuImplementationName(CpuImplementation::ScatterStrips), "scatter_strips");
 }
 
+// The cache sizes the plan streams above: sysfs's "32768K" read as 32 MiB (no data cache is
+// under 4 KiB), each level no smaller than the one below it, the last level the largest.
+TEST(CpuChoice, CacheSizesAreReadInBytes) {
+  uint64_t below = 0;
+  for (int level = 1; level <= 3; ++level) {
+    const uint64_t bytes = plan::CacheBytes(level);
+    if (bytes == 0) continue;  // unknown on this machine
+    EXPECT_GE(bytes, 4096u) << "level " << level;
+    EXPECT_EQ(bytes % 1024, 0u) << "level " << level << ": " << bytes;
+    EXPECT_GE(bytes, below) << "level " << level;
+    below = bytes;
+  }
+  EXPECT_EQ(plan::LastLevelCacheBytes(), below);
+}
+
 }  // namespace
 }  // namespace gs::test
