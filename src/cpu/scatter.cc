@@ -92,6 +92,20 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
   std::vector<uint64_t> slots(chunks * buckets, 0);
   std::vector<uint64_t> ends(chunks * buckets, 0);
   bucketStarts_.assign(buckets + 1, 0);
+  // Overwrites that all start at distinct offsets touch disjoint blocks (overlapping blocks
+  // start at the same offset), so they may land in any order: one bit per block-sized slot
+  // of the output, set as the count goes (two starts in one slot only cost the fast path).
+  // At most 64 bits a unit, so the bitmap stays small beside the indices.
+  const uint64_t blockSlots = extent / k.blockElements + 1;
+  const bool mayBeDistinct = plan.reduction == Reduction::None && blockSlots <= 64 * k.unitCount;
+  std::vector<uint64_t> started(mayBeDistinct ? (blockSlots + 63) / 64 : 0, 0);
+  std::atomic<bool> repeated{!mayBeDistinct};
+  const auto noteStart = [&](uint64_t destination) {
+    const uint64_t slot = destination / k.blockElements, bit = uint64_t{1} << (slot % 64);
+    if (__atomic_fetch_or(&started[slot / 64], bit, __ATOMIC_RELAXED) & bit) {
+      repeated.store(true, std::memory_order_relaxed);
+    }
+  };
   WithIndexType(plan.indexType, [&](auto tag) {
     using IndexT = decltype(tag);
     auto chunkRange = [&](uint64_t c) {
@@ -105,6 +119,7 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
         uint64_t* counts = &slots[c * buckets];
         if (!ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t) {
               ++counts[destination / bucketWidth];
+              if (mayBeDistinct) noteStart(destination);
             })) {
           outOfBounds.store(true, std::memory_order_relaxed);
         }
@@ -112,6 +127,10 @@ ScatterSchedule::ScatterSchedule(const plan::Plan& plan, const uint8_t* indices,
     });
     indicesChecked_ = true;
     allInBounds_ = !outOfBounds.load();
+    if (!repeated.load()) {
+      distinctBlocks_ = true;
+      return;
+    }
     uint64_t total = 0;
     for (uint64_t b = 0; b < buckets; ++b) {
       bucketStarts_[b] = total;
@@ -163,6 +182,18 @@ void ScatterSchedule::ApplyInOrder(const uint8_t* updates, uint8_t* output) cons
                                });
   });
   write.Fence();
+}
+
+void ScatterSchedule::ApplyDistinct(const uint8_t* updates, uint8_t* output) const {
+  const BlockWriter write = MakeWriter(plan_);
+  WithIndexType(plan_.indexType, [&](auto tag) {
+    parallel_.For(plan_.kernel.unitCount, plan_.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
+      ForEachMove<decltype(tag)>(plan_.kernel, indices_, begin, end, [&](uint64_t destination, uint64_t source) {
+        write(output, destination, updates, source);
+      });
+      write.Fence();
+    });
+  });
 }
 
 void ScatterSchedule::ApplyStrips(const uint8_t* updates, uint8_t* output) const {
@@ -220,6 +251,10 @@ void ScatterSchedule::Apply(const uint8_t* updates, uint8_t* output) const {
   NoteImplementationRun(plan_.cpu.implementation);
   if (plan_.cpu.implementation == plan::CpuImplementation::ScatterStrips) {
     ApplyStrips(updates, output);
+    return;
+  }
+  if (distinctBlocks_) {
+    ApplyDistinct(updates, output);
     return;
   }
   // Reductions on floats must see IEEE arithmetic on every thread that runs them.

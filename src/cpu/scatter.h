@@ -3,7 +3,9 @@
 // The last update in row-major order of the updates wins, and reductions fold in that order,
 // whatever the thread count. Units are bucketed by destination range (a counting sort that
 // keeps row-major order inside each bucket); each bucket is then applied by one task. Units
-// whose blocks overlap start at the same offset, so they always share a bucket. Element
+// whose blocks overlap start at the same offset, so they always share a bucket; overwrites
+// whose units all start at distinct offsets need no order at all, and each task writes a
+// contiguous range of units (reading its updates in order, as buckets cannot). Element
 // scatters along a dim other than the last need no buckets: columns own disjoint outputs, so
 // strips of columns run in parallel, each in row order (plan::CpuImplementation::ScatterStrips).
 #pragma once
@@ -37,6 +39,7 @@ class ScatterSchedule {
   };
 
   void ApplyInOrder(const uint8_t* updates, uint8_t* output) const;
+  void ApplyDistinct(const uint8_t* updates, uint8_t* output) const;
   void ApplyStrips(const uint8_t* updates, uint8_t* output) const;
 
   const plan::Plan& plan_;
@@ -46,6 +49,7 @@ class ScatterSchedule {
   std::vector<uint64_t> bucketStarts_;  // bucket b owns moves_[starts[b], starts[b + 1])
   bool indicesChecked_ = false;         // every index was resolved while bucketing
   bool allInBounds_ = false;
+  bool distinctBlocks_ = false;         // no two units start at one offset: any order will do
 };
 
 }  // namespace gs::cpu

@@ -1,0 +1,94 @@
+// Parallel scatters large enough for a schedule (256 KiB of updates or more), ScatterND rows:
+// whether the rows land on distinct outputs (any order will do) or some repeat (the last in
+// row-major order wins), 1 and 2 threads give the bytes of an in-order loop written here,
+// in place and into a copy, checked and unchecked.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gs/gs.h"
+
+namespace {
+
+constexpr uint32_t kTableRows = 4096, kRowElements = 64, kUpdateRows = 2048;  // 512 KiB of updates
+
+struct Scatter {
+  std::vector<int64_t> indices;  // one row index per update row; negative ones count from the end
+  std::string label;
+};
+
+// Distinct rows (some named from the end), then the same with repeats and, unchecked, rows out
+// of bounds (skipped).
+std::vector<Scatter> Scatters() {
+  std::mt19937_64 rng(7);
+  std::vector<int64_t> rows(kTableRows);
+  std::iota(rows.begin(), rows.end(), 0);
+  std::shuffle(rows.begin(), rows.end(), rng);
+  Scatter distinct{{rows.begin(), rows.begin() + kUpdateRows}, "distinct rows"};
+  for (uint32_t j = 0; j < kUpdateRows; j += 5) distinct.indices[j] -= kTableRows;
+  Scatter repeated = distinct;
+  repeated.label = "repeated rows";
+  for (uint32_t j = 1; j < kUpdateRows; j += 97) repeated.indices[j] = repeated.indices[rng() % j];
+  Scatter outOfBounds = distinct;
+  outOfBounds.label = "rows out of bounds";
+  for (uint32_t j = 3; j < kUpdateRows; j += 101) outOfBounds.indices[j] = kTableRows + j;
+  return {distinct, repeated, outOfBounds};
+}
+
+TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
+  const uint32_t tableSizes[] = {kTableRows, kRowElements}, indexSizes[] = {kUpdateRows, 1},
+                 updateSizes[] = {kUpdateRows, kRowElements};
+  const uint64_t tableBytes = uint64_t{kTableRows} * kRowElements * 4, updateBytes = uint64_t{kUpdateRows} * kRowElements * 4;
+  const gs::TensorDesc table{gs::DataType::Float32, 2, tableSizes, nullptr, tableBytes};
+  const gs::TensorDesc indexDesc{gs::DataType::Int64, 2, indexSizes, nullptr, uint64_t{kUpdateRows} * 8};
+  const gs::TensorDesc updateDesc{gs::DataType::Float32, 2, updateSizes, nullptr, updateBytes};
+  const gs::ScatterNdOperatorDesc desc{&table, &indexDesc, &updateDesc, &table, 2, 2, gs::Reduction::None};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
+
+  std::vector<float> input(uint64_t{kTableRows} * kRowElements), updates(uint64_t{kUpdateRows} * kRowElements);
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
+  for (size_t i = 0; i < updates.size(); ++i) updates[i] = -static_cast<float>(i) - 1;
+  for (const Scatter& s : Scatters()) {
+    std::vector<float> expected = input;
+    bool inBounds = true;
+    for (uint32_t j = 0; j < kUpdateRows; ++j) {
+      const int64_t row = s.indices[j] < 0 ? s.indices[j] + kTableRows : s.indices[j];
+      if (row < 0 || row >= kTableRows) {
+        inBounds = false;
+        continue;
+      }
+      std::memcpy(&expected[row * kRowElements], &updates[uint64_t{j} * kRowElements], kRowElements * 4);
+    }
+    for (const int threads : {1, 2}) {
+      for (const bool checked : {false, true}) {
+        for (const bool inPlace : {false, true}) {
+          std::vector<float> output = inPlace ? input : std::vector<float>(input.size(), 7.0f);
+          gs::CpuExecuteOptions options;
+          options.ThreadCount = threads;
+          options.Checking = checked ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked;
+          const gs::Status status = gs::ExecuteOnCpu(
+              op, {{inPlace ? output.data() : input.data(), tableBytes}, {s.indices.data(), uint64_t{kUpdateRows} * 8},
+                   {updates.data(), updateBytes}, {output.data(), tableBytes}},
+              options);
+          const std::string where = s.label + ", threads " + std::to_string(threads) + (checked ? ", checked" : "") +
+                                    (inPlace ? ", in place" : "");
+          if (checked && !inBounds) {
+            // Scatters are all or nothing: refused, the output as it was.
+            EXPECT_FALSE(status.ok()) << where;
+            EXPECT_TRUE(output == (inPlace ? input : std::vector<float>(input.size(), 7.0f))) << where;
+            continue;
+          }
+          ASSERT_TRUE(status.ok()) << where << ": " << status.message();
+          EXPECT_TRUE(std::memcmp(output.data(), expected.data(), tableBytes) == 0) << where;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
