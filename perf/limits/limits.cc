@@ -275,8 +275,10 @@ struct Memcpy {
 
 // Dense rows [begin, end): batch g's row j goes with table row g * table_rows + t, t = idx[j]
 // (kRandom) or the next table row (wrapping); a gather copies table to dense, a scatter dense
-// to table. kAhead: every line of the table row kAhead rows ahead prefetched.
-template <bool kScatter, bool kRandom, size_t kAhead, class I, class Copy>
+// to table. kAhead: every line of the table row kAhead rows ahead prefetched, into L1 or, when
+// kIntoL2, into L2 only (prefetcht1: with L1 hints the loop stalls once the core's L1 miss
+// buffers are full).
+template <bool kScatter, bool kRandom, size_t kAhead, class I, class Copy, bool kIntoL2 = false>
 GS_ALWAYS_INLINE void WalkRows(const Rows<I>& s, size_t begin, size_t end, Copy copy) {
   const size_t n = s.table_rows, q = s.per_batch, bytes = s.row_bytes;
   for (size_t g = begin / q; g * q < end; ++g) {
@@ -291,7 +293,7 @@ GS_ALWAYS_INLINE void WalkRows(const Rows<I>& s, size_t begin, size_t end, Copy 
     for (size_t j = j0; j < j1; ++j) {
       if (kAhead > 0 && j + kAhead < j1) {
         const char* p = row(j + kAhead);
-        for (size_t b = 0; b < bytes; b += kLine) __builtin_prefetch(p + b, 0, 3);
+        for (size_t b = 0; b < bytes; b += kLine) __builtin_prefetch(p + b, 0, kIntoL2 ? 2 : 3);
       }
       char* t = table + next * bytes;
       if (kRandom) {
@@ -326,9 +328,9 @@ struct StreamRow {
   }
 };
 
-template <bool kScatter, bool kRandom, size_t kAhead, class I>
+template <bool kScatter, bool kRandom, size_t kAhead, class I, bool kIntoL2 = false>
 GS_AVX512 void StreamRows(const Rows<I>& s, size_t begin, size_t end) {
-  WalkRows<kScatter, kRandom, kAhead>(s, begin, end, StreamRow{});
+  WalkRows<kScatter, kRandom, kAhead, I, StreamRow, kIntoL2>(s, begin, end, StreamRow{});
   _mm_sfence();
 }
 #endif
@@ -471,6 +473,8 @@ CaseLimits RowLimits(const Case& c, const std::string& variant) {
   } else {
     Add(&l, "random_rows_prefetch8", units, true, StreamRows<false, true, 8, I>, view);
     Add(&l, "random_rows_prefetch32", units, true, StreamRows<false, true, 32, I>, view);
+    Add(&l, "random_rows_prefetch8_l2", units, true, StreamRows<false, true, 8, I, true>, view);
+    Add(&l, "random_rows_prefetch32_l2", units, true, StreamRows<false, true, 32, I, true>, view);
   }
 #endif
   if (kScatter) Add(&l, "sequential_rows", units, false, CopyRows<true, false, LineCopy, I>, view);
