@@ -240,6 +240,27 @@ void StripPattern(const Strips& s, size_t begin, size_t end) {
   }
 }
 
+// The strip pattern plus the gathers themselves, from a packed strip the size gs packs (the
+// strip's 64 columns of all 4096 rows, 1 MiB: half an L2 on a 2 MiB-L2 core, all of this
+// EPYC's); each output element reads column k of the row its index names, a random line of
+// the scratch. The packing itself is left out, so this is an upper bound for the method.
+void StripGather(const Strips& s, size_t begin, size_t end) {
+  thread_local std::vector<float> scratch;
+  scratch.resize(s.rows * kStrip, 1.0f);
+  for (size_t strip = begin; strip < end; ++strip) {
+    const size_t c0 = strip * kStrip, w = std::min(kStrip, s.cols - c0);
+    for (size_t r = 0; r < s.rows; ++r) {
+      const int64_t* x = s.idx + r * s.cols + c0;
+      float* o = s.out + r * s.cols + c0;
+      for (size_t k = 0; k < w; ++k) {
+        const uint64_t p = static_cast<uint64_t>(x[k]);
+        if (p >= s.rows) std::abort();
+        o[k] = scratch[p * kStrip + k];
+      }
+    }
+  }
+}
+
 // The same bytes row-major, sequentially (units are rows).
 void RowMajorTraffic(const Strips& s, size_t begin, size_t end) {
   Convert(s.idx + begin * s.cols, s.out + begin * s.cols, (end - begin) * s.cols);
@@ -440,6 +461,7 @@ CaseLimits StripLimits(const Case& c, const std::string& variant) {
   const size_t strips = (cols + kStrip - 1) / kStrip;
   Add(&l, "strip_pattern", strips, false, StripPattern<0>, view);
   Add(&l, "strip_pattern_prefetch8", strips, false, StripPattern<8>, view);
+  Add(&l, "strip_gather", strips, false, StripGather, view);
   Add(&l, "rowmajor_traffic", rows, false, RowMajorTraffic, view);
   return l;
 }
