@@ -9,7 +9,6 @@
 #include <cstring>
 #include <map>
 #include <new>
-#include <random>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -26,11 +25,6 @@ uint64_t Product(const std::vector<uint32_t>& shape) {
   uint64_t n = 1;
   for (uint32_t s : shape) n *= s;
   return n;
-}
-
-// Uniform in [0, bound), the same on every platform (no std::uniform_int_distribution).
-uint64_t UniformBelow(std::mt19937_64& rng, uint64_t bound) {
-  return static_cast<uint64_t>((static_cast<unsigned __int128>(rng()) * bound) >> 64);
 }
 
 void StoreIndex(void* data, gs::DataType type, uint64_t i, uint64_t value) {
@@ -173,30 +167,8 @@ SuiteDesc ReadDesc(const json& spec) {
 // The suite's index distribution: "uniform" per tuple component, or "unique" (a sample
 // without replacement, tuple size 1), from the case's seed.
 void FillIndices(const Case& c, const SuiteDesc& d, void* indices) {
-  std::mt19937_64 rng(c.spec.at("seed").get<uint64_t>());
-  const std::string dist =
-      c.spec.contains("indices") ? c.spec.at("indices").value("distribution", "uniform") : "uniform";
-  const uint64_t count = Product(d.at("IndicesTensor").sizes);
-  const std::vector<uint64_t>& bounds = d.tuple_bounds;
-  if (dist == "uniform") {
-    const size_t q = bounds.size();
-    for (uint64_t i = 0; i < count; ++i) {
-      StoreIndex(indices, d.itype, i, UniformBelow(rng, bounds[i % q]));
-    }
-  } else if (dist == "unique") {
-    if (bounds.size() != 1) throw std::runtime_error(c.name + ": unique needs tuple size 1");
-    const uint64_t bound = bounds[0];
-    if (count > bound) throw std::runtime_error(c.name + ": more unique indices than the bound");
-    std::vector<uint64_t> pool(bound);
-    for (uint64_t i = 0; i < bound; ++i) pool[i] = i;
-    for (uint64_t i = 0; i < count; ++i) {  // partial Fisher-Yates
-      uint64_t j = i + UniformBelow(rng, bound - i);
-      std::swap(pool[i], pool[j]);
-      StoreIndex(indices, d.itype, i, pool[i]);
-    }
-  } else {
-    throw std::runtime_error(c.name + ": unknown index distribution " + dist);
-  }
+  DrawIndices(c, Product(d.at("IndicesTensor").sizes), d.tuple_bounds,
+              [&](uint64_t i, uint64_t value) { StoreIndex(indices, d.itype, i, value); });
 }
 
 // The buffers and bindings; the "inplace" scatter variant binds Output to Input.

@@ -3,7 +3,10 @@
 
 #include <cstdint>
 #include <map>
+#include <random>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -23,5 +26,34 @@ std::vector<Case> LoadSuite(const std::string& path);
 // <case>[/<variant>]/<backend>/<checked|unchecked>/threads:<n>: the names dashboards track.
 std::string BenchmarkName(const Case& c, const std::string& variant, const std::string& backend,
                           bool checked, int threads);
+
+// The suite's index law (its "index_generation"): calls store(i, value) for the case's `count`
+// indices, drawn from its seed. "uniform": index i uniform in [0, bounds[i % bounds.size()]);
+// "unique": a sample of [0, bounds[0]) without replacement (a partial Fisher-Yates shuffle).
+// Uniform draws take the high half of a 128-bit product, the same on every platform (no
+// std::uniform_int_distribution).
+template <class Store>
+void DrawIndices(const Case& c, uint64_t count, const std::vector<uint64_t>& bounds, Store store) {
+  std::mt19937_64 rng(c.spec.at("seed").get<uint64_t>());
+  const auto below = [&rng](uint64_t bound) {
+    return static_cast<uint64_t>((static_cast<unsigned __int128>(rng()) * bound) >> 64);
+  };
+  const std::string dist =
+      c.spec.contains("indices") ? c.spec.at("indices").value("distribution", "uniform") : "uniform";
+  if (dist == "uniform") {
+    for (uint64_t i = 0; i < count; ++i) store(i, below(bounds[i % bounds.size()]));
+  } else if (dist == "unique") {
+    if (bounds.size() != 1) throw std::runtime_error(c.name + ": unique needs tuple size 1");
+    if (count > bounds[0]) throw std::runtime_error(c.name + ": more unique indices than the bound");
+    std::vector<uint64_t> pool(bounds[0]);
+    for (uint64_t i = 0; i < pool.size(); ++i) pool[i] = i;
+    for (uint64_t i = 0; i < count; ++i) {
+      std::swap(pool[i], pool[i + below(bounds[0] - i)]);
+      store(i, pool[i]);
+    }
+  } else {
+    throw std::runtime_error(c.name + ": unknown index distribution " + dist);
+  }
+}
 
 }  // namespace gs_bench
