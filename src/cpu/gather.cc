@@ -225,8 +225,12 @@ bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
   const uint64_t pieces = (rows.rowLength + pieceUnits - 1) / pieceUnits;
   const GatherTupleRowFn row =
       ActiveKernels().gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  // Tasks of at least kTaskBytes: a call of a few short rows stays on the calling thread.
+  const uint64_t tasks = rows.rowCount * pieces;
+  const uint64_t bytes = k.unitCount * (e + k.tupleSize * x);
+  const uint64_t grain = std::max<uint64_t>(1, tasks / std::max<uint64_t>(1, bytes / plan::kTaskBytes));
   OutOfBoundsFlag outOfBounds;
-  parallel.For(rows.rowCount * pieces, 1, [&](uint64_t first, uint64_t last) {
+  parallel.For(tasks, grain, [&](uint64_t first, uint64_t last) {
     bool allInBounds = true;
     for (uint64_t t = first; t < last; ++t) {
       const uint64_t column = (t % pieces) * pieceUnits;
