@@ -166,7 +166,9 @@ TEST_F(CommandLine, AMalformedCaseFailsUnderItsName) {
 TEST_F(CommandLine, BadUsageExitsTwoWithAMessage) {
   const std::string file = Write("one.json", kOneGoodCase);
   const std::vector<std::string> usages = {"", "--backend vulkan " + file, "--backend", "--filter",
-                                           "--frobnicate " + file};
+                                           "--frobnicate " + file, "--time-limit " + file,
+                                           "--time-limit -1 " + file, "--time-limit=soon " + file,
+                                           "--time-limit nan " + file};
   for (const std::string& args : usages) {
     const Result result = Run(args);
     EXPECT_EQ(result.exitCode, 2) << args;
@@ -175,11 +177,21 @@ TEST_F(CommandLine, BadUsageExitsTwoWithAMessage) {
   }
 }
 
+TEST_F(CommandLine, ABadTimeLimitSaysWhatItNeeds) {
+  const std::string file = Write("one.json", kOneGoodCase);
+  const Result result = Run("--time-limit=-3 " + file);
+  EXPECT_EQ(result.exitCode, 2);
+  EXPECT_NE(result.err.find("--time-limit needs a number of seconds from 0 to 1000000, not \"-3\""),
+            std::string::npos)
+      << result.err;
+}
+
 TEST_F(CommandLine, HelpPrintsUsage) {
   const Result result = Run("--help");
   EXPECT_EQ(result.exitCode, 0);
   ASSERT_FALSE(result.lines.empty());
-  EXPECT_EQ(result.lines[0], "usage: gs-cases [--backend cpu|d3d12|all] [--filter TEXT] FILE...");
+  EXPECT_EQ(result.lines[0],
+            "usage: gs-cases [--backend cpu|d3d12|all] [--filter TEXT] [--time-limit SECONDS] FILE...");
 }
 
 // 600 bytes of case: broadcast inputs (stride 0, one value each) over 2^26 elements and an

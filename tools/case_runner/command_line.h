@@ -12,7 +12,11 @@ inline constexpr int kExitPassed = 0;     // nothing failed
 inline constexpr int kExitFailed = 1;     // some case failed
 inline constexpr int kExitMalformed = 2;  // bad usage, or a file unreadable or malformed
 
-// args excludes the program name. Report lines go to out, usage errors to err.
-int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+// args excludes the program name. Report lines go to out, usage errors to err. Without
+// --time-limit, cases run under defaultTimeLimitSeconds: gs-cases passes
+// kDefaultTimeLimitSeconds (supervisor.h); in-process callers keep every case in their own
+// process with 0.
+int RunCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+                   double defaultTimeLimitSeconds = 0);
 
 }  // namespace gs::cases
