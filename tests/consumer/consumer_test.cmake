@@ -34,7 +34,12 @@ if(PKG_CONFIG_PACKAGE)
   file(MAKE_DIRECTORY ${build})
   run(${CXX} ${PROJECT_DIR}/main.cc -o ${build}/consumer ${flags} ${link_flags})
 else()
-  run(${CMAKE_COMMAND} -S ${PROJECT_DIR} -B ${build} -G ${GENERATOR}
+  # A cross build's consumer is configured with the same toolchain file.
+  set(toolchain "")
+  if(TOOLCHAIN)
+    set(toolchain -D CMAKE_TOOLCHAIN_FILE=${TOOLCHAIN})
+  endif()
+  run(${CMAKE_COMMAND} -S ${PROJECT_DIR} -B ${build} -G ${GENERATOR} ${toolchain}
       -D CMAKE_BUILD_TYPE=${BUILD_TYPE} -D CMAKE_CXX_COMPILER=${CXX}
       -D CMAKE_PREFIX_PATH=${prefix} -D CMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
       "-DCMAKE_EXE_LINKER_FLAGS=${LINK_FLAGS}")
@@ -52,4 +57,5 @@ if(ICD AND "$ENV{VK_DRIVER_FILES}$ENV{VK_ICD_FILENAMES}" STREQUAL "")
   set(ENV{VK_DRIVER_FILES} ${ICD})
   set(ENV{VK_ICD_FILENAMES} ${ICD})  # the name older Vulkan loaders read
 endif()
-run(${build}/consumer)
+# A cross build's consumer runs under the build's emulator (qemu-aarch64), as its tests do.
+run(${EMULATOR} ${build}/consumer)

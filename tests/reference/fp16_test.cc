@@ -47,12 +47,23 @@ TEST(Fp16, EveryHalfRoundTrips) {
   }
 }
 
-#if defined(__FLT16_MAX__)
+// The compiler's own half type: ARM64's __fp16 (g++ 12 defines __FLT16_MAX__ there, but its C++
+// has no _Float16), else _Float16 where the compiler has it. Both convert from float rounding
+// to nearest even.
+#if defined(__aarch64__) && defined(__ARM_FP16_FORMAT_IEEE)
+#define GS_COMPILER_HALF 1
+using CompilerHalf = __fp16;
+#elif defined(__FLT16_MAX__)
+#define GS_COMPILER_HALF 1
+using CompilerHalf = _Float16;
+#endif
+
+#if defined(GS_COMPILER_HALF)
 TEST(Fp16, MatchesCompilerFloat16) {
   for (uint32_t h = 0; h <= 0xffff; ++h) {
     const uint16_t half = static_cast<uint16_t>(h);
     if (HalfIsNan(half)) continue;
-    _Float16 f16;
+    CompilerHalf f16;
     std::memcpy(&f16, &half, 2);
     ASSERT_EQ(FloatBits(HalfToFloat(half)), FloatBits(static_cast<float>(f16))) << std::hex << h;
   }
@@ -63,7 +74,7 @@ TEST(Fp16, MatchesCompilerFloat16) {
     if (i % 2) bits = (bits & 0x807fffffu) | ((100 + (bits >> 23) % 50) << 23);
     const float f = FloatFromBits(bits);
     if (std::isnan(f)) continue;
-    const _Float16 expected = static_cast<_Float16>(f);
+    const CompilerHalf expected = static_cast<CompilerHalf>(f);
     uint16_t expected_bits;
     std::memcpy(&expected_bits, &expected, 2);
     ASSERT_EQ(FloatToHalf(f), expected_bits) << std::hex << bits;
