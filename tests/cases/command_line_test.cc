@@ -46,7 +46,7 @@ class CommandLine : public testing::Test {
   Result Run(const std::string& args) {
     const fs::path out = dir_ / "stdout.txt";
     const fs::path err = dir_ / "stderr.txt";
-    const std::string command = std::string("'") + GS_CASES_EXE + "' " + args + " >'" +
+    const std::string command = std::string(GS_CASES_EMULATOR) + " '" + GS_CASES_EXE + "' " + args + " >'" +
                                 out.string() + "' 2>'" + err.string() + "'";
     const int status = std::system(command.c_str());
     Result result;
