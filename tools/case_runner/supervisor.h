@@ -11,9 +11,8 @@
 
 namespace gs::cases {
 
-// Seconds a job may take before it fails (gs-cases --time-limit); 0 means no limit. Generous:
-// the slowest case file runs its largest case in well under a second natively and under 15 s
-// under qemu-aarch64 in the sanitizer-free build.
+// Seconds a job may take before it fails (gs-cases --time-limit); 0 means no limit. Far above
+// what any case needs under qemu-aarch64 or the sanitizers, far below what CI can spare.
 inline constexpr double kDefaultTimeLimitSeconds = 120;
 
 struct Supervision {
