@@ -81,7 +81,7 @@ def history_section(page, bench_runs, backends=("cpu",), machine_name=None):
     page.text("h3", "Throughput and ratio to copy across this machine's runs")
     page.text("p", "One figure per case: GB/s (1e9 bytes of the suite's effective bytes per "
                    "second) and copy_ratio (gs's bytes/s over a copy of the same bytes timed "
-                   "between its calls: 1.0 is memcpy speed; it moves less with the machine than "
+                   "between its calls: 1.0 is the fastest copy; it moves less with the machine than "
                    "GB/s does), one line per backend, checking mode and thread count; the shaded "
                    "band is copy_ratio's spread (min to max over the run's pairs and repetitions).")
     labels = [run.when.strftime("%m-%d %H:%M") + "\n" + run.host for run in bench_runs]
