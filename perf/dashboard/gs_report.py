@@ -72,6 +72,8 @@ def case_keys(runs, backends=None):
 
 
 def series_label(result):
+    if result["mode"] is None:  # a peer's row
+        return "%s %dT" % (result["backend"], result["threads"])
     return "%s %s %dT" % (result["backend"], result["mode"], result["threads"])
 
 
@@ -348,7 +350,7 @@ def gpu_section(page, key, gpu_runs, runs):
     page.figure(fig, "%s: gs d3d12 against torch_cuda, latest runs (%s)"
                 % (label, ", ".join(r.label + " " + r.kind for r in latest)))
     if gs_runs:
-        history_section(page, gs_runs, ("d3d12",), label)
+        history_section(page, gpu_runs, history.GPU_BACKENDS, label)
     page.add("</section>")
 
 

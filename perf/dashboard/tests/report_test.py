@@ -24,7 +24,7 @@ import history  # noqa: E402
 def expected_plots(runs_dir):
     """One per case per CPU machine across its gs-bench runs' CPU rows (a series per machine),
     one per machine with gs-counts runs, per GPU one bar figure and one per case of its d3d12
-    rows, CPU against D3D12 when a run has d3d12 rows, the peers when there is a peers run,
+    and torch_cuda rows (when it has d3d12 rows), CPU against D3D12 when a run has d3d12 rows, the peers when there is a peers run,
     and thread scaling."""
     runs = history.load_history(runs_dir)
     bench = history.series(runs, "gs-bench")
@@ -33,8 +33,10 @@ def expected_plots(runs_dir):
                 for machine_runs in bench.values())
     plots += len(history.series(runs, "gs-counts"))
     for gpu_runs in history.gpu_series(runs).values():
-        plots += 1 + len({r["case"] for run in gpu_runs if run.kind == "gs-bench"
-                          for r in run.results.values() if r["backend"] == "d3d12"})
+        plots += 1
+        if any(run.has_backend("d3d12") for run in gpu_runs):
+            plots += len({r["case"] for run in gpu_runs for r in run.results.values()
+                          if r["backend"] in history.GPU_BACKENDS})
     if any(run.kind == "gs-bench" for run in runs):
         d3d12 = any(r["backend"] == "d3d12" for run in runs if run.kind == "gs-bench"
                     for r in run.results.values())
