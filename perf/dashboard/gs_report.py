@@ -4,12 +4,14 @@
   gs_report.py --runs perf/results/runs --out build/release/perf/report
 
 Writes OUT/index.html, one file: every plot is a PNG inlined as a data: URL, no script, no
-network at view time. One section per machine (<section class="machine" data-machine=...>:
+network at view time. It opens with the newest run and its machine (a field not read says
+which and why), then the sections, the one with the newest run first. One section per machine (<section class="machine" data-machine=...>:
 runs of two machines are never drawn on one line): its latest gs-bench run against the run
 before it (the baseline), a table with the change and the gate's verdict per benchmark, then
 each case's throughput and ratio to copy across that machine's runs with the noise band of
 copy_ratio (the spread of its per-pair ratios); the same for its gs-counts runs on the
-deterministic metric. Then CPU against D3D12, the library against its peers (numpy, torch,
+deterministic metric. One section per GPU (<section class="gpu" data-gpu=...>): gs's d3d12
+rows beside torch_cuda's. Then CPU against D3D12, the library against its peers (numpy, torch,
 ONNX Runtime as ort) and thread scaling. The page's <body data-plots="N"> says how many plots it holds.
 """
 

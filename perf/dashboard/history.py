@@ -10,6 +10,8 @@ instructions_per_call, ll_misses_per_call, d1_misses_per_call and est_cycles_per
 
 A series is one machine's runs of one kind: runs from different machines (cpu model, cores,
 kernel set, last-level cache) are never drawn on one line nor gated against each other.
+A GPU's rows (gs's d3d12, the peers' torch_cuda) are a series of their own per GPU and host
+(gpu_series), apart from the CPU series.
 """
 
 import datetime
