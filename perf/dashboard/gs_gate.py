@@ -117,21 +117,34 @@ def gate_counts(baseline, contender, metric, tolerance, out=None):
     return regressions
 
 
+def ratio_keys(baseline, contender):
+    """The counter each run is judged on: copy_ratio, except across 2026-11-26's change of copy
+    baseline (a run without memcpy_ratio measured copy_ratio over memcpy alone): then the newer
+    run's memcpy_ratio, the same measure as the older run's copy_ratio."""
+    def new(doc):
+        return any("memcpy_ratio" in r for r in history.iteration_rows(doc))
+    if new(baseline) == new(contender):
+        return "copy_ratio", "copy_ratio"
+    return ("copy_ratio", "memcpy_ratio") if new(contender) else ("memcpy_ratio", "copy_ratio")
+
+
 def band_verdicts(baseline, contender, tolerance):
     """The report's verdict for timed runs too short for the U test (fewer than
     MIN_REPETITIONS repetitions): [(name, old, new, change, verdict)] on the normalised time
     1 / copy_ratio; a regression needs a change beyond tolerance AND the two runs' noise bands
     (copy_ratio_min..copy_ratio_max) apart, else a change beyond tolerance is "noisy"."""
-    def rows(doc):
+    def rows(doc, key):
+        low, high = (key + "_min", key + "_max") if key == "copy_ratio" else (key, key)
         grouped = {}
         for r in history.iteration_rows(doc):
-            if r.get("copy_ratio"):
+            if r.get(key):
                 grouped.setdefault(r.get("run_name", r["name"]), []).append(r)
-        return {name: (statistics.median(x["copy_ratio"] for x in rs),
-                       min(x.get("copy_ratio_min", x["copy_ratio"]) for x in rs),
-                       max(x.get("copy_ratio_max", x["copy_ratio"]) for x in rs))
+        return {name: (statistics.median(x[key] for x in rs),
+                       min(x.get(low, x[key]) for x in rs),
+                       max(x.get(high, x[key]) for x in rs))
                 for name, rs in grouped.items()}
-    old, new = rows(baseline), rows(contender)
+    old_key, new_key = ratio_keys(baseline, contender)
+    old, new = rows(baseline, old_key), rows(contender, new_key)
     result = []
     for name in [n for n in new if n in old]:
         (o, o_low, o_high), (n, n_low, n_high) = old[name], new[name]
@@ -147,11 +160,11 @@ def band_verdicts(baseline, contender, tolerance):
     return result
 
 
-def normalised(doc):
-    """compare.py's input: one row per repetition, time = SCALE / copy_ratio."""
+def normalised(doc, key="copy_ratio"):
+    """compare.py's input: one row per repetition, time = SCALE / the row's `key` ratio."""
     rows = []
     for row in history.iteration_rows(doc):
-        ratio = row.get("copy_ratio")
+        ratio = row.get(key)
         if not ratio or ratio <= 0:
             continue  # no copy baseline (e.g. a backend that does not measure one): not gated
         name = row.get("run_name", row["name"])
@@ -167,7 +180,11 @@ def normalised(doc):
 def gate(baseline, contender, alpha, tolerance, report, out=None):
     """Prints compare.py's report and the verdicts; returns the regressed benchmark names."""
     out = out or sys.stdout
-    old, new = normalised(baseline), normalised(contender)
+    old_key, new_key = ratio_keys(baseline, contender)
+    if old_key != new_key:
+        print("one run predates the fastest-copy baseline: judged on %s (baseline) against %s "
+              "(contender), both over memcpy" % (old_key, new_key), file=out)
+    old, new = normalised(baseline, old_key), normalised(contender, new_key)
     diff = report.get_difference_report(old, new, utest=True)
     diff = [d for d in diff if d["name"] != "OVERALL_GEOMEAN"]
     if not diff:

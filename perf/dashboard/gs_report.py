@@ -4,12 +4,14 @@
   gs_report.py --runs perf/results/runs --out build/release/perf/report
 
 Writes OUT/index.html, one file: every plot is a PNG inlined as a data: URL, no script, no
-network at view time. One section per machine (<section class="machine" data-machine=...>:
+network at view time. It opens with the newest run and its machine (a field not read says
+which and why), then the sections, the one with the newest run first. One section per machine (<section class="machine" data-machine=...>:
 runs of two machines are never drawn on one line): its latest gs-bench run against the run
 before it (the baseline), a table with the change and the gate's verdict per benchmark, then
 each case's throughput and ratio to copy across that machine's runs with the noise band of
 copy_ratio (the spread of its per-pair ratios); the same for its gs-counts runs on the
-deterministic metric. Then CPU against D3D12, the library against its peers (numpy, torch,
+deterministic metric. One section per GPU (<section class="gpu" data-gpu=...>): gs's d3d12
+rows beside torch_cuda's. Then CPU against D3D12, the library against its peers (numpy, torch,
 ONNX Runtime as ort) and thread scaling. The page's <body data-plots="N"> says how many plots it holds.
 """
 
@@ -58,25 +60,32 @@ class Page:
                  % (html.escape(caption, quote=True), data, html.escape(caption)))
 
 
-def case_keys(runs):
-    """Every case[/variant] in the runs, in the order first seen."""
+def case_keys(runs, backends=None):
+    """Every case[/variant] in the runs (with rows of `backends`, else any), in the order first
+    seen."""
     keys = []
     for run in runs:
         for result in run.results.values():
+            if backends and result["backend"] not in backends:
+                continue
             if result["case"] not in keys:
                 keys.append(result["case"])
     return keys
 
 
 def series_label(result):
+    if result["mode"] is None:  # a peer's row
+        return "%s %dT" % (result["backend"], result["threads"])
     return "%s %s %dT" % (result["backend"], result["mode"], result["threads"])
 
 
-def history_section(page, bench_runs):
+def history_section(page, bench_runs, backends=("cpu",), machine_name=None):
+    """One figure per case: the rows of `backends` across the series' runs."""
+    machine_name = machine_name or history.machine_label(bench_runs[-1].machine)
     page.text("h3", "Throughput and ratio to copy across this machine's runs")
     page.text("p", "One figure per case: GB/s (1e9 bytes of the suite's effective bytes per "
                    "second) and copy_ratio (gs's bytes/s over a copy of the same bytes timed "
-                   "between its calls: 1.0 is memcpy speed; it moves less with the machine than "
+                   "between its calls: 1.0 is the fastest copy; it moves less with the machine than "
                    "GB/s does), one line per backend, checking mode and thread count; the shaded "
                    "band is copy_ratio's spread (min to max over the run's pairs and repetitions).")
     labels = [run.when.strftime("%m-%d %H:%M") + "\n" + run.host for run in bench_runs]
@@ -85,12 +94,14 @@ def history_section(page, bench_runs):
     ticks = sorted(set(range(0, len(labels), step)) | {len(labels) - 1})
     if len(ticks) > 2 and ticks[-1] - ticks[-2] < step / 2:
         del ticks[-2]  # too close to the last run's label
-    for key in case_keys(bench_runs):
+    for key in case_keys(bench_runs, backends):
         series = {}
         for i, run in enumerate(bench_runs):
             for result in run.results.values():
-                if result["case"] == key:
+                if result["case"] == key and result["backend"] in backends:
                     series.setdefault(series_label(result), []).append((i, result))
+        if not series:
+            continue
         fig, axes = plt.subplots(1, 2, figsize=(11, 3.2))
         for counter, ax, title in (("GB_per_s", axes[0], "GB/s"),
                                    ("copy_ratio", axes[1], "ratio to copy")):
@@ -114,9 +125,9 @@ def history_section(page, bench_runs):
             ax.grid(alpha=0.3)
         if axes[1].get_legend_handles_labels()[0]:  # no copy_ratio in any run: no legend
             axes[1].legend(fontsize=6, loc="center left", bbox_to_anchor=(1.0, 0.5))
-        fig.suptitle(key, fontsize=10)
+            fig.suptitle(key, fontsize=10)
         page.figure(fig, "%s: GB/s and ratio to copy, %d run(s) of %s"
-                    % (key, len(bench_runs), history.machine_label(bench_runs[-1].machine)))
+                    % (key, len(bench_runs), machine_name))
 
 
 def grouped_bars(ax, groups, bars, values, ylabel):
@@ -149,12 +160,20 @@ def d3d12_section(page, bench_runs):
                        "nothing to compare.", cls="none")
         return
     run = gpu_runs[-1]
+    # Its CPU rows: its own, else those of the same host's run of the same sitting.
+    cpu_run = run if run.has_backend("cpu") else next(
+        (r for r in reversed(bench_runs) if r.host == run.host and r.has_backend("cpu")
+         and abs(r.when - run.when) <= history.SITTING), None)
     page.text("p", "Latest run with D3D12 rows: %s. CPU bars are the CPU backend at its largest "
-                   "thread count." % describe(run))
+                   "thread count%s." % (describe(run), "" if cpu_run in (run, None) else
+                                        ", from " + describe(cpu_run)))
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
     for ax, mode in zip(axes, history.MODES):
         values, best_threads = {}, {}
-        for x in run.results.values():
+        rows = list(run.results.values())
+        if cpu_run is not None and cpu_run is not run:
+            rows += [x for x in cpu_run.results.values() if x["backend"] == "cpu"]
+        for x in rows:
             if x["mode"] != mode or "GB_per_s" not in x:
                 continue
             if x["backend"] == "d3d12":
@@ -203,7 +222,7 @@ def peers_section(page, bench_runs, peer_runs):
 
 def scaling_section(page, bench_runs):
     page.text("h2", "Thread scaling")
-    run = bench_runs[-1]
+    run = ([r for r in bench_runs if r.has_backend("cpu")] or bench_runs)[-1]
     page.text("p", "Latest run: %s. GB/s at each thread count over GB/s on one thread, CPU "
                    "backend (1.0: no gain from more threads)." % describe(run))
     fig, axes = plt.subplots(1, 2, figsize=(11, 3.6), sharey=True)
@@ -280,23 +299,74 @@ def counts_history_section(page, count_runs):
                 % (len(count_runs), history.machine_label(count_runs[-1].machine)))
 
 
+def gaps_note(page, run):
+    """What of the machine the series' latest run could not tell, and why."""
+    gaps = history.machine_gaps(run.context, run.kind)
+    if gaps:
+        page.text("p", "Not read from %s: %s." % (os.path.basename(run.path), history.gaps_text(gaps)),
+                  cls="gaps")
+
+
+def cpu_section(page, machine, bench, counts):
+    label = history.machine_label(machine)
+    page.add('<section class="machine" data-machine="%s">' % html.escape(label, quote=True))
+    page.text("h2", "Machine: " + label)
+    gaps_note(page, (bench.get(machine) or counts.get(machine))[-1])
+    if machine in bench:
+        latest_section(page, bench[machine], "gs-bench")
+    if machine in counts:
+        latest_section(page, counts[machine], "gs-counts")
+    if machine in bench:
+        history_section(page, bench[machine])
+    if machine in counts:
+        counts_history_section(page, counts[machine])
+    page.add("</section>")
+
+
+def gpu_section(page, key, gpu_runs, runs):
+    """A GPU's series: gs's d3d12 rows across its runs, torch_cuda's beside them."""
+    label = history.gpu_label(key)
+    page.add('<section class="gpu" data-gpu="%s">' % html.escape(label, quote=True))
+    page.text("h2", "GPU: " + label)
+    gs_runs = [r for r in gpu_runs if r.has_backend("d3d12")]
+    cuda_runs = [r for r in gpu_runs if r.has_backend("torch_cuda")]
+    gpu, where = history.gpu_of((gs_runs or gpu_runs)[-1], runs)
+    page.text("p", ("GPU name read from the %s." % where) if gpu else ("GPU not recorded: %s." % where),
+              cls=None if gpu else "gaps")
+    page.text("p", "gs-bench runs with d3d12 rows: %s. torch_cuda runs: %s." % (
+        ", ".join(describe(r) for r in gs_runs) or "none",
+        ", ".join(describe(r) for r in cuda_runs) or "none"))
+    if len(gs_runs) >= 2:
+        latest_section(page, gs_runs, "gs-bench")
+    latest = [r for r in (gs_runs[-1:] + cuda_runs[-1:])]
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
+    for ax, counter, title in ((axes[0], "GB_per_s", "GB/s"), (axes[1], "copy_ratio", "ratio to copy")):
+        values = {}
+        for run in latest:
+            for x in run.results.values():
+                if x["backend"] in history.GPU_BACKENDS and counter in x:
+                    bar = x["backend"] + (" " + x["mode"] if x["mode"] else "")
+                    values[(x["case"], bar)] = x[counter]
+        bars = sorted({b for _, b in values})
+        grouped_bars(ax, case_keys(latest, history.GPU_BACKENDS), bars, values, title)
+    page.figure(fig, "%s: gs d3d12 against torch_cuda, latest runs (%s)"
+                % (label, ", ".join(r.label + " " + r.kind for r in latest)))
+    if gs_runs:
+        history_section(page, gpu_runs, history.GPU_BACKENDS, label)
+    page.add("</section>")
+
+
 def machine_sections(page, runs):
-    """One section per machine: its latest runs against their baselines, then its history."""
+    """One section per CPU machine (its latest runs against their baselines, then its history)
+    and one per GPU; the machine of the newest run first."""
     bench, counts = history.series(runs, "gs-bench"), history.series(runs, "gs-counts")
-    machines = list(bench) + [m for m in counts if m not in bench]
-    for machine in machines:
-        label = history.machine_label(machine)
-        page.add('<section class="machine" data-machine="%s">' % html.escape(label, quote=True))
-        page.text("h2", "Machine: " + label)
-        if machine in bench:
-            latest_section(page, bench[machine], "gs-bench")
-        if machine in counts:
-            latest_section(page, counts[machine], "gs-counts")
-        if machine in bench:
-            history_section(page, bench[machine])
-        if machine in counts:
-            counts_history_section(page, counts[machine])
-        page.add("</section>")
+    gpus = history.gpu_series(runs)
+    sections = [(max(r.when for r in bench.get(m, []) + counts.get(m, [])),
+                 lambda m=m: cpu_section(page, m, bench, counts))
+                for m in list(bench) + [m for m in counts if m not in bench]]
+    sections += [(gpus[k][-1].when, lambda k=k: gpu_section(page, k, gpus[k], runs)) for k in gpus]
+    for _, write in sorted(sections, key=lambda s: s[0], reverse=True):
+        write()
 
 
 STYLE = """
@@ -307,6 +377,8 @@ figure { margin: 1em 0; }
 img.plot { max-width: 100%; }
 figcaption { font-size: 0.8em; color: #555; }
 p.none { font-style: italic; }
+p.lead { font-size: 1.1em; }
+p.gaps { color: #a40; }
 tr.regression td { background: #fdd; }
 tr.noisy td { background: #ffd; }
 tr.improvement td { background: #dfd; }
@@ -319,16 +391,27 @@ def build_page(runs, generated):
     peer_runs = [r for r in runs if r.kind == "peers"]
     page = Page()
     page.text("h1", "gs performance history")
+    if runs:
+        newest = runs[-1]
+        lead = "Newest run: %s %s on %s" % (describe(newest), newest.kind,
+                                             history.machine_label(newest.machine))
+        gaps = history.machine_gaps(newest.context, newest.kind)
+        if any(newest.has_backend(b) for b in history.GPU_BACKENDS):
+            gpu, where = history.gpu_of(newest, runs)
+            lead += ", GPU %s" % gpu if gpu else ", GPU not recorded (%s)" % where
+        page.text("p", lead + (" (not read: %s)." % history.gaps_text(gaps) if gaps else "."),
+                  cls="lead")
     page.text("p", "Generated %s from %d run(s): %d gs-bench, %d gs-counts, %d peers. Source: "
                    "perf/results/runs/ (Google Benchmark JSON); gate and format: perf/README.md."
               % (generated, len(runs), len(bench_runs), len(count_runs), len(peer_runs)))
-    page.add("<table><tr><th>run</th><th>host</th><th>kind</th><th>machine</th>"
-             "<th>mode</th><th>benchmarks</th></tr>")
+    page.add("<table class=\"runs\"><tr><th>run</th><th>host</th><th>kind</th><th>machine</th>"
+             "<th>machine fields not read</th><th>mode</th><th>benchmarks</th></tr>")
     for run in reversed(runs):
         machine = history.machine_label(run.machine)
         page.add("<tr>" + "".join("<td>%s</td>" % html.escape(str(v)) for v in (
             run.when.strftime("%Y-%m-%d %H:%M:%S"), run.host, run.kind, machine,
-            run.context.get("gs_bench_mode", ""), len(run.results))) + "</tr>")
+            history.gaps_text(history.machine_gaps(run.context, run.kind)),
+            run.context.get("gs_bench_mode", run.context.get("mode", "")), len(run.results))) + "</tr>")
     page.add("</table>")
     machine_sections(page, runs)
     if bench_runs:

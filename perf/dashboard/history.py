@@ -10,6 +10,8 @@ instructions_per_call, ll_misses_per_call, d1_misses_per_call and est_cycles_per
 
 A series is one machine's runs of one kind: runs from different machines (cpu model, cores,
 kernel set, last-level cache) are never drawn on one line nor gated against each other.
+A GPU's rows (gs's d3d12, the peers' torch_cuda) are a series of their own per GPU and host
+(gpu_series), apart from the CPU series.
 """
 
 import datetime
@@ -55,21 +57,57 @@ def parse_name(name, kind):
 
 def machine_of(context):
     """The machine a run was taken on, from its context: (cpu model, cores, kernel set, LLC
-    bytes). Runs before gs-bench wrote cores and llc_bytes fall back on Google Benchmark's
-    num_cpus and its largest cache."""
-    cores = context.get("cores") or context.get("num_cpus") or "?"
+    bytes), None for a field the context does not give (machine_gaps says why). Runs before
+    gs-bench wrote cores and llc_bytes fall back on Google Benchmark's num_cpus and its largest
+    cache."""
+    cores = context.get("cores") or context.get("num_cpus")
     llc = context.get("llc_bytes")
     if not llc and context.get("caches"):
         llc = max(c.get("size", 0) for c in context["caches"])
-    return (context.get("cpu_model") or context.get("host_name") or "unknown", str(cores),
-            context.get("kernel_set") or "?", str(llc or "?"))
+    return (context.get("cpu_model") or context.get("host_name") or None,
+            str(cores) if cores else None, context.get("kernel_set") or None,
+            str(llc) if llc else None)
+
+
+MACHINE_FIELDS = ("cpu model", "cores", "kernel set", "LLC")
+
+
+def machine_gaps(context, kind):
+    """[(field, why)] for each field of machine_of that a run of `kind` does not give."""
+    model, cores, kernel_set, llc = machine_of(context)
+    gaps = []
+    if model is None:
+        gaps.append(("cpu model", "the context has neither cpu_model nor host_name"))
+    if cores is None:
+        gaps.append(("cores", "the context has neither cores (gs-bench) nor num_cpus"))
+    if kernel_set is None:
+        gaps.append(("kernel set", "a peers run executes no gs kernel set" if kind == "peers" else
+                     "the context has no kernel_set (gs-bench writes it since 2026-11-23)"))
+    if llc is None:
+        gaps.append(("LLC", "peers.py records no cache sizes" if kind == "peers" else
+                     "the context has no llc_bytes (gs-bench writes it since 2026-11-23) and "
+                     "Google Benchmark listed no caches"))
+    return gaps
 
 
 def machine_label(machine):
-    """"AMD EPYC, 2 cores, avx2, LLC 32 MiB"."""
+    """"AMD EPYC, 2 cores, avx2, LLC 32 MiB"; a field not read says so ("kernel set not
+    recorded"), never "?"."""
     model, cores, kernel_set, llc = machine
-    llc_text = "%d MiB" % (int(llc) >> 20) if llc.isdigit() and int(llc) >= 1 << 20 else llc
-    return "%s, %s cores, %s, LLC %s" % (model, cores, kernel_set, llc_text)
+    if llc is None:
+        llc_text = "LLC not recorded"
+    elif llc.isdigit() and int(llc) >= 1 << 20:
+        llc_text = "LLC %d MiB" % (int(llc) >> 20)
+    else:
+        llc_text = "LLC " + llc
+    return "%s, %s, %s, %s" % (model or "cpu model not recorded",
+                               "%s cores" % cores if cores else "cores not recorded",
+                               kernel_set or "kernel set not recorded", llc_text)
+
+
+def gaps_text(gaps):
+    """"kernel set: why; LLC: why", or "" when every field was read."""
+    return "; ".join("%s: %s" % (field, why) for field, why in gaps)
 
 
 def iteration_rows(doc):
@@ -125,6 +163,9 @@ class Run:
             if low:
                 result["copy_ratio_min"], result["copy_ratio_max"] = min(low), max(high)
 
+    def has_backend(self, backend):
+        return any(x["backend"] == backend for x in self.results.values())
+
     @property
     def machine(self):
         return machine_of(self.context)
@@ -145,9 +186,48 @@ def load_history(directory):
 
 
 def series(runs, kind):
-    """{machine: [runs of that kind on it, oldest first]}, machines in the order first seen."""
+    """{machine: [runs of that kind on it, oldest first]}, machines in the order first seen.
+    A gs-bench series is the CPU's: a run with GPU rows only (d3d12) is in gpu_series."""
     grouped = {}
     for run in runs:
-        if run.kind == kind:
+        if run.kind == kind and (kind != "gs-bench" or run.has_backend("cpu")):
             grouped.setdefault(run.machine, []).append(run)
     return grouped
+
+
+# The backends whose rows ran on a GPU: gs's D3D12 path and PyTorch's CUDA kernels.
+GPU_BACKENDS = ("d3d12", "torch_cuda")
+SITTING = datetime.timedelta(hours=1)  # runs of one host this close were one sitting
+
+
+def gpu_of(run, runs):
+    """(GPU name, where it was read) for a run with GPU rows; (None, why) when no file names it.
+    gs-bench's context names no GPU: its d3d12 rows take the name from a torch_cuda run
+    (peers' cuda_device) filed under the same host in the same sitting."""
+    if run.context.get("cuda_device"):
+        return run.context["cuda_device"], "cuda_device of this run"
+    for other in runs:
+        if (other.host == run.host and other.context.get("cuda_device")
+                and abs(other.when - run.when) <= SITTING):
+            return other.context["cuda_device"], "cuda_device of %s, beside it" % os.path.basename(other.path)
+    return None, ("gs-bench's context names no GPU and no torch_cuda run of host %s within an "
+                  "hour of it names one" % run.host)
+
+
+def gpu_series(runs):
+    """{(GPU name or None, host cpu model, host cores): [runs with GPU rows, oldest first]}: a
+    GPU's series, gs-bench's d3d12 runs and the peers' torch_cuda runs together, apart from
+    the CPU series (which the same host's CPU rows belong to)."""
+    grouped = {}
+    for run in runs:
+        if any(run.has_backend(b) for b in GPU_BACKENDS):
+            model, cores, _, _ = run.machine
+            grouped.setdefault((gpu_of(run, runs)[0], model, cores), []).append(run)
+    return grouped
+
+
+def gpu_label(key):
+    """"NVIDIA H100 80GB HBM3 on Intel(R) Xeon(R) Processor, 16 cores"."""
+    gpu, model, cores = key
+    return "%s on %s, %s" % (gpu or "GPU not recorded", model or "cpu model not recorded",
+                             "%s cores" % cores if cores else "cores not recorded")

@@ -1,15 +1,120 @@
 #include "copy.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <string>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/partitioner.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#define GS_COPY_X86 1
+#endif
+
 namespace gs_bench {
+namespace {
+
+constexpr size_t kLine = 64;
+
+using SliceCopy = void (*)(char* dst, const char* src, size_t bytes);
+
+void MemcpySlice(char* dst, const char* src, size_t bytes) { std::memcpy(dst, src, bytes); }
+
+// The default target's vectors (16 bytes: SSE2, NEON), a line a step.
+void VectorSliceBase(char* dst, const char* src, size_t bytes) {
+  size_t b = 0;
+  for (; b + kLine <= bytes; b += kLine) __builtin_memcpy(dst + b, src + b, kLine);
+  std::memcpy(dst + b, src + b, bytes - b);
+}
+
+#ifdef GS_COPY_X86
+// The bytes before dst's first 64-byte boundary, copied plainly; the baseline's slices start
+// aligned (64-byte aligned buffers, slices of whole lines), so this is 0 there.
+size_t Head(char* dst, const char* src, size_t bytes) {
+  const size_t head = std::min(bytes, (kLine - reinterpret_cast<uintptr_t>(dst) % kLine) % kLine);
+  std::memcpy(dst, src, head);
+  return head;
+}
+
+__attribute__((target("avx512f"))) void VectorSlice512(char* dst, const char* src, size_t bytes) {
+  size_t b = Head(dst, src, bytes);
+  for (; b + kLine <= bytes; b += kLine)
+    _mm512_store_si512(dst + b, _mm512_loadu_si512(src + b));
+  std::memcpy(dst + b, src + b, bytes - b);
+}
+
+__attribute__((target("avx"))) void VectorSlice256(char* dst, const char* src, size_t bytes) {
+  size_t b = Head(dst, src, bytes);
+  for (; b + kLine <= bytes; b += kLine) {
+    auto* d = reinterpret_cast<__m256i*>(dst + b);
+    auto* s = reinterpret_cast<const __m256i*>(src + b);
+    _mm256_store_si256(d, _mm256_loadu_si256(s));
+    _mm256_store_si256(d + 1, _mm256_loadu_si256(s + 1));
+  }
+  std::memcpy(dst + b, src + b, bytes - b);
+}
+
+__attribute__((target("avx512f"))) void StreamingSlice512(char* dst, const char* src, size_t bytes) {
+  size_t b = Head(dst, src, bytes);
+  for (; b + kLine <= bytes; b += kLine)
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + b), _mm512_loadu_si512(src + b));
+  _mm_sfence();  // the streamed lines reach memory before the copy counts as done
+  std::memcpy(dst + b, src + b, bytes - b);
+}
+
+__attribute__((target("avx"))) void StreamingSlice256(char* dst, const char* src, size_t bytes) {
+  size_t b = Head(dst, src, bytes);
+  for (; b + kLine <= bytes; b += kLine) {
+    auto* d = reinterpret_cast<__m256i*>(dst + b);
+    auto* s = reinterpret_cast<const __m256i*>(src + b);
+    _mm256_stream_si256(d, _mm256_loadu_si256(s));
+    _mm256_stream_si256(d + 1, _mm256_loadu_si256(s + 1));
+  }
+  _mm_sfence();
+  std::memcpy(dst + b, src + b, bytes - b);
+}
+
+void StreamingSlice128(char* dst, const char* src, size_t bytes) {
+  size_t b = Head(dst, src, bytes);
+  for (; b + kLine <= bytes; b += kLine) {
+    auto* d = reinterpret_cast<__m128i*>(dst + b);
+    auto* s = reinterpret_cast<const __m128i*>(src + b);
+    for (int i = 0; i < 4; ++i) _mm_stream_si128(d + i, _mm_loadu_si128(s + i));
+  }
+  _mm_sfence();
+  std::memcpy(dst + b, src + b, bytes - b);
+}
+#endif
+
+// The slice copy of `way` for this CPU's widest vectors; nullptr where the way is not built.
+SliceCopy SliceCopyFor(CopyWay way) {
+  switch (way) {
+    case CopyWay::kMemcpy:
+      return MemcpySlice;
+    case CopyWay::kVector:
+#ifdef GS_COPY_X86
+      if (__builtin_cpu_supports("avx512f")) return VectorSlice512;
+      if (__builtin_cpu_supports("avx")) return VectorSlice256;
+#endif
+      return VectorSliceBase;
+    case CopyWay::kStreaming:
+#ifdef GS_COPY_X86
+      if (__builtin_cpu_supports("avx512f")) return StreamingSlice512;
+      if (__builtin_cpu_supports("avx")) return StreamingSlice256;
+      return StreamingSlice128;
+#else
+      return nullptr;
+#endif
+  }
+  return nullptr;
+}
+
+}  // namespace
 
 double Median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -17,9 +122,25 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::task_arena* arena) {
+const char* CopyWayName(CopyWay way) {
+  switch (way) {
+    case CopyWay::kMemcpy: return "memcpy";
+    case CopyWay::kStreaming: return "nt";
+    case CopyWay::kVector: return "vector";
+  }
+  return "?";
+}
+
+bool CopyWayAvailable(CopyWay way) { return SliceCopyFor(way) != nullptr; }
+
+void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::task_arena* arena,
+                  CopyWay way) {
+  SliceCopy copy = SliceCopyFor(way);
+  if (copy == nullptr) copy = MemcpySlice;  // a way this CPU lacks
+  auto* d = static_cast<char*>(dst);
+  auto* s = static_cast<const char*>(src);
   if (threads <= 1 || arena == nullptr) {
-    std::memcpy(dst, src, bytes);
+    copy(d, s, bytes);
     return;
   }
   // Split into `threads` 64-byte-aligned slices, one per thread.
@@ -31,10 +152,7 @@ void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::ta
           for (int i = r.begin(); i < r.end(); ++i) {
             size_t begin = std::min(bytes, slice * i);
             size_t end = std::min(bytes, begin + slice);
-            if (end > begin) {
-              std::memcpy(static_cast<char*>(dst) + begin, static_cast<const char*>(src) + begin,
-                          end - begin);
-            }
+            if (end > begin) copy(d + begin, s + begin, end - begin);
           }
         },
         tbb::static_partitioner());
@@ -52,6 +170,14 @@ tbb::task_arena* ArenaFor(int threads) {
   return a.get();
 }
 
+double CopyTimes::Fastest() const {
+  double best = 0;
+  for (double s : seconds) {
+    if (s > 0 && (best == 0 || s < best)) best = s;
+  }
+  return best;
+}
+
 CopyBaseline::CopyBaseline(uint64_t total_bytes)
     : total_bytes_(total_bytes),
       src_(static_cast<size_t>(total_bytes / 2)),
@@ -59,8 +185,47 @@ CopyBaseline::CopyBaseline(uint64_t total_bytes)
   std::memset(src_.data(), 0x5a, src_.size());
 }
 
-void CopyBaseline::Run(int threads) {
-  ParallelCopy(dst_.data(), src_.data(), src_.size(), threads, ArenaFor(threads));
+CopyTimes CopyBaseline::Run(int threads) {
+  CopyTimes times;
+  const int first = round_++;
+  for (int k = 0; k < kCopyWays; ++k) {
+    const auto way = static_cast<CopyWay>((first + k) % kCopyWays);
+    if (!CopyWayAvailable(way)) continue;
+    const auto t0 = std::chrono::steady_clock::now();
+    ParallelCopy(dst_.data(), src_.data(), src_.size(), threads, ArenaFor(threads), way);
+    const auto t1 = std::chrono::steady_clock::now();
+    times.seconds[static_cast<int>(way)] = std::chrono::duration<double>(t1 - t0).count();
+  }
+  return times;
+}
+
+void CopyPairs::SetCounters(benchmark::UserCounters& counters, uint64_t total) const {
+  if (calls_.empty()) return;
+  const double bytes = static_cast<double>(total);
+  std::vector<double> ratios, fastest;
+  for (size_t i = 0; i < calls_.size(); ++i) {
+    fastest.push_back(copies_[i].Fastest());
+    ratios.push_back(fastest.back() / calls_[i]);
+  }
+  counters["copy_ratio"] = Median(ratios);
+  counters["copy_ratio_best"] = *std::min_element(fastest.begin(), fastest.end()) /
+                                *std::min_element(calls_.begin(), calls_.end());
+  counters["copy_ratio_min"] = *std::min_element(ratios.begin(), ratios.end());
+  counters["copy_ratio_max"] = *std::max_element(ratios.begin(), ratios.end());
+  counters["copy_pairs"] = static_cast<double>(ratios.size());
+  counters["copy_GB_per_s"] = bytes / 1e9 / Median(fastest);
+  for (int w = 0; w < kCopyWays; ++w) {
+    std::vector<double> way, way_ratios;
+    for (size_t i = 0; i < calls_.size(); ++i) {
+      if (copies_[i].seconds[w] <= 0) continue;
+      way.push_back(copies_[i].seconds[w]);
+      way_ratios.push_back(copies_[i].seconds[w] / calls_[i]);
+    }
+    if (way.empty()) continue;
+    const auto name = static_cast<CopyWay>(w);
+    counters[std::string(CopyWayName(name)) + "_GB_per_s"] = bytes / 1e9 / Median(way);
+    if (name == CopyWay::kMemcpy) counters["memcpy_ratio"] = Median(way_ratios);
+  }
 }
 
 }  // namespace gs_bench

@@ -1,11 +1,13 @@
-// The copy baseline: a plain memcpy of the same bytes with the same threads (oneTBB), the
-// denominator of copy_ratio.
+// The copy baseline, the denominator of copy_ratio: the fastest of a few ways to copy the same
+// bytes with the same threads (oneTBB), each timed between the operator's calls.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
+#include <benchmark/benchmark.h>
 #include <oneapi/tbb/task_arena.h>
 
 #include "buffer.h"
@@ -17,8 +19,27 @@ double Median(std::vector<double> v);
 // An arena of `threads` threads, kept for the process; nullptr for one thread.
 tbb::task_arena* ArenaFor(int threads);
 
-// memcpy split into `threads` 64-byte-aligned slices, one per thread of arena.
-void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::task_arena* arena);
+// The ways a slice is copied. glibc's memcpy picks its own stores by size (and a size taken
+// per thread slice may keep it off its non-temporal path); the others are the two it may
+// have picked wrong for this machine, built for the widest vectors the CPU has.
+enum class CopyWay {
+  kMemcpy,     // glibc's memcpy: what copy_ratio meant until 2026-11-26 (memcpy_ratio now)
+  kStreaming,  // non-temporal stores, one cache line a step (x86-64 only)
+  kVector,     // plain vector loads and stores, one cache line a step
+};
+constexpr int kCopyWays = 3;
+const char* CopyWayName(CopyWay way);  // "memcpy", "nt", "vector": the counters' prefixes
+bool CopyWayAvailable(CopyWay way);
+
+// `bytes` copied in `threads` 64-byte-aligned slices, one per thread of arena, each slice by `way`.
+void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::task_arena* arena,
+                  CopyWay way = CopyWay::kMemcpy);
+
+// Seconds each way took in one round; 0 for a way this CPU lacks.
+struct CopyTimes {
+  std::array<double, kCopyWays> seconds{};
+  double Fastest() const;  // the least nonzero time
+};
 
 // The copy of the same bytes a benchmark moves: total_bytes / 2 copied (total_bytes moved),
 // run between the operator's calls (A B A B) so that both see the same machine.
@@ -26,11 +47,33 @@ class CopyBaseline {
  public:
   explicit CopyBaseline(uint64_t total_bytes);
   uint64_t total_bytes() const { return total_bytes_; }
-  void Run(int threads);  // one copy with `threads` threads
+  // One round: each available way once with `threads` threads, starting from a different way
+  // each round, so that none always runs straight after the call (whose dirty lines it pays).
+  CopyTimes Run(int threads);
 
  private:
   uint64_t total_bytes_;
   Buffer src_, dst_;
+  int round_ = 0;
+};
+
+// The pairs of one benchmark: each call's time and the copy round after it.
+class CopyPairs {
+ public:
+  void Add(double call_seconds, const CopyTimes& copy) {
+    calls_.push_back(call_seconds);
+    copies_.push_back(copy);
+  }
+  // copy_ratio (the median over pairs of the fastest way's time over the call's, i.e. gs's
+  // bytes/s over the fastest copy's), copy_ratio_min/max (their spread), copy_ratio_best (the
+  // fastest copy over the fastest call), copy_pairs, copy_GB_per_s (the fastest way's median
+  // speed); memcpy_ratio (the same median with memcpy alone: copy_ratio until 2026-11-26);
+  // and <way>_GB_per_s, each way's median speed. `total` bytes are moved per call.
+  void SetCounters(benchmark::UserCounters& counters, uint64_t total) const;
+
+ private:
+  std::vector<double> calls_;
+  std::vector<CopyTimes> copies_;
 };
 
 }  // namespace gs_bench

@@ -20,6 +20,7 @@
 #include "cpu/kernel_set.h"  // internal: which kernel set the engine chose, for the context
 #include "plan/cpu_choice.h"  // internal: the cache size the plan streams above, for the context
 #include "counts.h"
+#include "partition.h"
 #include "reporting.h"
 #include "register.h"
 #include "suite.h"
@@ -79,6 +80,8 @@ void PrintHelp() {
       "                 and a device is there (lavapipe, a software GPU, takes seconds a row)\n"
       "  --threads=N,.. the CPU rows' thread counts (default 1,2), e.g. 1,2,4,8,16; the copy\n"
       "                 baseline of each row uses the same count\n"
+      "  --partition    print how each case's plan splits a call into tasks at the\n"
+      "                 --threads counts (no timing; perf/README.md)\n"
       "  --valgrind-calls=N  count mode, under valgrind --tool=callgrind: N calls per CPU\n"
       "                 benchmark between client requests, no timing (perf/dashboard/gs_counts.py)\n"
       "  --help         this text, then Google Benchmark's help\n"
@@ -102,6 +105,7 @@ struct CommandLine {
   bool help = false;
   std::string format = "console", out_format = "json", out_file;
   std::string filter;    // --benchmark_filter, read by count mode too
+  bool partition = false;  // --partition: print the plans' task splits (partition.h)
   int valgrind_calls = 0;  // --valgrind-calls: count mode (counts.h)
   bool color = isatty(STDOUT_FILENO) != 0;
 };
@@ -120,6 +124,8 @@ bool ParseGsBenchFlag(const std::string& a, CommandLine* cl) {
     }
     cl->options.cpu = b != "d3d12";
     cl->options.d3d12 = b != "cpu";
+  } else if (a == "--partition") {
+    cl->partition = true;
   } else if (a.rfind("--valgrind-calls=", 0) == 0) {
     cl->valgrind_calls = std::atoi(a.c_str() + 17);
     if (cl->valgrind_calls < 1 || cl->valgrind_calls > 1000) {
@@ -138,7 +144,7 @@ bool ParseGsBenchFlag(const std::string& a, CommandLine* cl) {
 
 bool IsGsBenchFlag(const std::string& a) {
   return a.rfind("--suite=", 0) == 0 || a == "--short" || a.rfind("--backend=", 0) == 0 ||
-         a.rfind("--threads=", 0) == 0 || a.rfind("--valgrind-calls=", 0) == 0;
+         a.rfind("--threads=", 0) == 0 || a.rfind("--valgrind-calls=", 0) == 0 || a == "--partition";
 }
 
 // Google Benchmark's flags that gs-bench reads too (formats, output file, min time).
@@ -200,6 +206,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "gs-bench: %s\n", e.what());
     return 1;
   }
+  if (cl.partition) return gs_bench::PrintPartitions(cases, cl.options.threads);
   if (cl.valgrind_calls > 0) {
     return gs_bench::CountCalls(cases, cl.options, cl.valgrind_calls, cl.filter, Context(cl));
   }

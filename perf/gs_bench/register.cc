@@ -65,28 +65,13 @@ void SetThroughputCounters(benchmark::State& state, uint64_t total, int threads)
   state.counters["threads"] = benchmark::Counter(threads);
 }
 
-// copy_ratio (gs's bytes/s over the copy's: the copy's time over the call's) as the median of
-// the per-pair ratios, with their spread: copy_ratio_min, copy_ratio_max, copy_pairs; and
-// copy_ratio_best, the fastest copy over the fastest call (a neighbour only ever adds time).
-void SetPairCounters(benchmark::State& state, const std::vector<double>& ratios,
-                     const std::vector<double>& call_seconds,
-                     const std::vector<double>& copy_seconds, uint64_t total) {
-  if (ratios.empty()) return;
-  state.counters["copy_ratio"] = Median(ratios);
-  state.counters["copy_ratio_best"] = *std::min_element(copy_seconds.begin(), copy_seconds.end()) /
-                                      *std::min_element(call_seconds.begin(), call_seconds.end());
-  state.counters["copy_ratio_min"] = *std::min_element(ratios.begin(), ratios.end());
-  state.counters["copy_ratio_max"] = *std::max_element(ratios.begin(), ratios.end());
-  state.counters["copy_pairs"] = static_cast<double>(ratios.size());
-  state.counters["copy_GB_per_s"] = static_cast<double>(total) / 1e9 / Median(copy_seconds);
-}
-
 double Seconds(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
   return std::chrono::duration<double>(to - from).count();
 }
 
-// A B A B: each iteration times the operator's call (the benchmark's time) and then a copy of
-// the same bytes with the same threads, so a neighbour that slows the machine slows both.
+// A B A B: each iteration times the operator's call (the benchmark's time) and then the copies
+// of the same bytes with the same threads (copy.h), so a neighbour that slows the machine
+// slows both.
 void RunCase(benchmark::State& state, const Case* c, const std::string& variant, bool checked,
              int threads) {
   Prepared* prepared = CurrentCase(state, c, variant);
@@ -103,26 +88,22 @@ void RunCase(benchmark::State& state, const Case* c, const std::string& variant,
   }
   copy->Run(threads);
   PlantedSlowdown planted(c->name, BenchmarkName(*c, variant, "cpu", checked, threads));
-  std::vector<double> ratios, call_seconds, copy_seconds;
+  CopyPairs pairs;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     st = gs::ExecuteOnCpu(p.op, p.bindings, options);
     if (planted.ExtraCall() && st.ok()) st = gs::ExecuteOnCpu(p.op, p.bindings, options);
     const auto t1 = std::chrono::steady_clock::now();
     if (!st.ok()) break;
-    copy->Run(threads);
-    const auto t2 = std::chrono::steady_clock::now();
     state.SetIterationTime(Seconds(t0, t1));
-    ratios.push_back(Seconds(t1, t2) / Seconds(t0, t1));
-    call_seconds.push_back(Seconds(t0, t1));
-    copy_seconds.push_back(Seconds(t1, t2));
+    pairs.Add(Seconds(t0, t1), copy->Run(threads));
   }
   if (!st.ok()) {
     state.SkipWithError(st.message().c_str());
     return;
   }
   SetThroughputCounters(state, total, threads);
-  SetPairCounters(state, ratios, call_seconds, copy_seconds, total);
+  pairs.SetCounters(state.counters, total);
 }
 
 #ifdef GS_BENCH_D3D12

@@ -2,8 +2,9 @@
 // only the case's memory accesses, timed as gs-bench times gs, to show what the machine
 // physically allows. One benchmark per case, variant, loop and thread count:
 //   <case>[/<variant>]/limit/<loop>/threads:<n>
-// Counters: GB_per_s (the suite's effective bytes, as gs-bench counts them), copy_ratio,
-// copy_GB_per_s (the copy of the same bytes timed between the loop's runs). perf/limits/README.md.
+// Counters: GB_per_s (the suite's effective bytes, as gs-bench counts them), copy_ratio and
+// the other copy counters of gs-bench (gs_bench/copy.h: the fastest of a few copies of the same
+// bytes timed between the loop's runs). perf/limits/README.md.
 #include <benchmark/benchmark.h>
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
@@ -157,25 +158,20 @@ void RunLimit(benchmark::State& state, CaseLimits* c, const Loop* loop, int thre
   gs_bench::CopyBaseline* copy = CurrentCopy(c->total_bytes);
   RunSliced(*loop, threads);  // warm-up
   copy->Run(threads);
-  std::vector<double> ratios, copy_seconds;
+  gs_bench::CopyPairs pairs;
   for (auto _ : state) {
     const auto t0 = std::chrono::steady_clock::now();
     RunSliced(*loop, threads);
     benchmark::DoNotOptimize(c->output());
     benchmark::ClobberMemory();
     const auto t1 = std::chrono::steady_clock::now();
-    copy->Run(threads);
-    const auto t2 = std::chrono::steady_clock::now();
     state.SetIterationTime(Seconds(t0, t1));
-    ratios.push_back(Seconds(t1, t2) / Seconds(t0, t1));
-    copy_seconds.push_back(Seconds(t1, t2));
+    pairs.Add(Seconds(t0, t1), copy->Run(threads));
   }
   const double total = static_cast<double>(c->total_bytes);
   state.counters["GB_per_s"] = benchmark::Counter(
       static_cast<double>(state.iterations()) * total / 1e9, benchmark::Counter::kIsRate);
-  if (ratios.empty()) return;
-  state.counters["copy_ratio"] = gs_bench::Median(ratios);
-  state.counters["copy_GB_per_s"] = total / 1e9 / gs_bench::Median(copy_seconds);
+  pairs.SetCounters(state.counters, c->total_bytes);
 }
 
 }  // namespace

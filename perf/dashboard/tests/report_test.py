@@ -22,15 +22,22 @@ import history  # noqa: E402
 
 
 def expected_plots(runs_dir):
-    """One per case per machine across the gs-bench runs (a series per machine), one per
-    machine with gs-counts runs, CPU against D3D12 when a run has d3d12 rows, the peers when
-    there is a peers run, and thread scaling."""
+    """One per case per CPU machine across its gs-bench runs' CPU rows (a series per machine),
+    one per machine with gs-counts runs, per GPU one bar figure and one per case of its d3d12
+    and torch_cuda rows (when it has d3d12 rows), CPU against D3D12 when a run has d3d12 rows, the peers when there is a peers run,
+    and thread scaling."""
     runs = history.load_history(runs_dir)
     bench = history.series(runs, "gs-bench")
-    plots = sum(len({r["case"] for run in machine_runs for r in run.results.values()})
+    plots = sum(len({r["case"] for run in machine_runs for r in run.results.values()
+                     if r["backend"] == "cpu"})
                 for machine_runs in bench.values())
     plots += len(history.series(runs, "gs-counts"))
-    if bench:
+    for gpu_runs in history.gpu_series(runs).values():
+        plots += 1
+        if any(run.has_backend("d3d12") for run in gpu_runs):
+            plots += len({r["case"] for run in gpu_runs for r in run.results.values()
+                          if r["backend"] in history.GPU_BACKENDS})
+    if any(run.kind == "gs-bench" for run in runs):
         d3d12 = any(r["backend"] == "d3d12" for run in runs if run.kind == "gs-bench"
                     for r in run.results.values())
         plots += int(d3d12) + int(any(run.kind == "peers" for run in runs)) + 1

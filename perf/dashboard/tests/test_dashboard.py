@@ -95,12 +95,39 @@ class RunTest(unittest.TestCase):
         runs = history.load_history(FIXTURES)
         bench = history.series(runs, "gs-bench")
         self.assertEqual([history.machine_label(m) for m in bench],
-                         ["Fixture CPU, 2 cores, ?, LLC ?",
+                         ["Fixture CPU, 2 cores, kernel set not recorded, LLC not recorded",
                           "Fixture CPU B, 4 cores, avx512, LLC 512 MiB"])
         self.assertEqual([len(r) for r in bench.values()], [3, 1])
         counts = history.series(runs, "gs-counts")
         self.assertEqual(list(counts), list(bench)[:1])  # machine A's counts join its series
         self.assertEqual(len(counts[list(bench)[0]]), 2)
+
+    def test_machine_fields_not_read_say_which_and_why(self):
+        # Fixture A's gs-bench runs predate kernel_set and llc_bytes and list no caches.
+        run = history.Run(os.path.join(FIXTURES, "2026-11-19T093000Z-fixture-a-gs-bench.json"))
+        self.assertEqual(history.machine_gaps(run.context, run.kind),
+                         [("kernel set", "the context has no kernel_set (gs-bench writes it since 2026-11-23)"),
+                          ("LLC", "the context has no llc_bytes (gs-bench writes it since 2026-11-23) "
+                                  "and Google Benchmark listed no caches")])
+        peers = history.Run(os.path.join(FIXTURES, "2026-11-21T100000Z-fixture-a-peers.json"))
+        self.assertEqual([f for f, _ in history.machine_gaps(peers.context, "peers")], ["kernel set", "LLC"])
+        self.assertIn("no gs kernel set", history.gaps_text(history.machine_gaps(peers.context, "peers")))
+        self.assertEqual(history.machine_gaps({"cpu_model": "X", "cores": "2", "kernel_set": "avx2",
+                                               "llc_bytes": "1"}, "gs-bench"), [])
+        self.assertEqual(history.machine_label(history.machine_of({})),
+                         "cpu model not recorded, cores not recorded, kernel set not recorded, "
+                         "LLC not recorded")
+        self.assertEqual(history.machine_gaps({}, "gs-bench")[0],
+                         ("cpu model", "the context has neither cpu_model nor host_name"))
+
+    def test_gpu_rows_are_a_series_of_their_own(self):
+        runs = history.load_history(FIXTURES)
+        gpus = history.gpu_series(runs)
+        # Fixture A's third run has d3d12 rows; nothing names its GPU.
+        self.assertEqual([history.gpu_label(k) for k in gpus], ["GPU not recorded on Fixture CPU, 2 cores"])
+        gpu, why = history.gpu_of(list(gpus.values())[0][0], runs)
+        self.assertIsNone(gpu)
+        self.assertIn("names no GPU", why)
 
     def test_noise_band_over_pairs_and_repetitions(self):
         run = history.Run(os.path.join(FIXTURES, "2026-11-22T093000Z-fixture-b-gs-bench.json"))
@@ -280,9 +307,10 @@ class ReportTest(unittest.TestCase):
 
     def test_every_section_with_d3d12_and_peers(self):
         page = self.page(sorted(n for n in os.listdir(FIXTURES) if n.endswith(".json")))
-        # Machine A: 3 cases across runs and its counts; machine B: 3 cases; CPU against
-        # D3D12, peers, thread scaling.
-        self.assertEqual(self.plots(page), (10, 10))
+        # Machine A: 3 cases across runs (CPU rows) and its counts; machine B: 3 cases; A's
+        # GPU series: its bars and 3 cases of d3d12 rows; CPU against D3D12, peers, thread
+        # scaling.
+        self.assertEqual(self.plots(page), (14, 14))
         for words in ("CPU against D3D12", "against its peers", "Thread scaling",
                       "gather_nd/f32/rows256/q1/i64", "scatter_nd/f32/rows256/q1/i64/inplace"):
             self.assertIn(words, page)
@@ -301,9 +329,11 @@ class ReportTest(unittest.TestCase):
                           "2026-11-22T093000Z-fixture-b-gs-bench.json"])
         sections = re.findall(r'<section class="machine" data-machine="([^"]*)">(.*?)</section>',
                               page, re.S)
-        self.assertEqual([m for m, _ in sections], ["Fixture CPU, 2 cores, ?, LLC ?",
-                                                    "Fixture CPU B, 4 cores, avx512, LLC 512 MiB"])
-        (_, a), (_, b) = sections
+        # The machine of the newest run (B's, 2026-11-22) first.
+        self.assertEqual([m for m, _ in sections], ["Fixture CPU B, 4 cores, avx512, LLC 512 MiB",
+                                                    "Fixture CPU, 2 cores, kernel set not recorded, "
+                                                    "LLC not recorded"])
+        (_, b), (_, a) = sections
         # Each machine's plots in its own section, drawn from its own runs only.
         self.assertEqual(a.count('<img class="plot"'), 3)
         self.assertEqual(b.count('<img class="plot"'), 3)
@@ -313,6 +343,79 @@ class ReportTest(unittest.TestCase):
         # A has a baseline (its earlier run): the table; B's single run has none.
         self.assertIn("Latest gs-bench run against its baseline", a)
         self.assertIn("no baseline to compare with yet", b)
+
+    def test_leads_with_the_newest_runs_machine_and_no_question_marks(self):
+        for names, newest in (
+                (["2026-11-19T093000Z-fixture-a-gs-bench.json", "2026-11-22T093000Z-fixture-b-gs-bench.json"],
+                 "Fixture CPU B, 4 cores, avx512, LLC 512 MiB"),
+                (["2026-11-22T093000Z-fixture-b-gs-bench.json", "2026-11-22T094000Z-fixture-a-gs-counts.json"],
+                 "Fixture CPU, 2 cores, kernel set not recorded, LLC not recorded")):
+            page = self.page(names)
+            lead = re.search(r'<h1>[^<]*</h1><p class="lead">([^<]*)</p>', page.replace("\n", ""))
+            self.assertIsNotNone(lead, "the page does not open with the newest run")
+            self.assertIn(" on " + newest, lead.group(1))
+            first = re.search(r'<section class="machine" data-machine="([^"]*)">', page).group(1)
+            self.assertEqual(first, newest)
+        # Fixture A's fields not read: said which and why, in the lead, the runs table and its
+        # section; never "?" in any table cell, heading or the lead.
+        self.assertIn("(not read: kernel set: the context has no kernel_set", lead.group(1))
+        self.assertIn('<p class="gaps">Not read from 2026-11-22T094000Z-fixture-a-gs-counts.json: '
+                      'kernel set: the context has no kernel_set', page)
+        self.assertIn("<td>kernel set: the context has no kernel_set", page)
+        visible = re.sub(r'src="data:[^"]*"', "", page)
+        self.assertEqual(re.findall(r"<(?:td|h2|p)[^>]*>[^<]*\?[^<]*<", visible), [])
+
+    def test_a_run_before_the_fastest_copy_is_judged_on_memcpy_ratio(self):
+        # Until 2026-11-26 copy_ratio was over memcpy; a newer run keeps that as memcpy_ratio.
+        name = "gather/f32/embedding/axis0/i64/cpu/checked/threads:2"
+        row = lambda **c: {"name": name, "run_name": name, "run_type": "iteration", **c}
+        old = {"context": dict(MACHINE_A), "benchmarks": [row(copy_ratio=1.0)]}
+        new = {"context": dict(MACHINE_A), "benchmarks": [row(copy_ratio=0.6, memcpy_ratio=1.0,
+                                                              copy_ratio_min=0.5, copy_ratio_max=0.7)]}
+        self.assertEqual(gs_gate.ratio_keys(old, new), ("copy_ratio", "memcpy_ratio"))
+        self.assertEqual(gs_gate.band_verdicts(old, new, 0.25), [(name, 1.0, 1.0, 0.0, "ok")])
+        self.assertEqual(gs_gate.ratio_keys(new, new), ("copy_ratio", "copy_ratio"))
+
+    def test_gpu_series_per_gpu_apart_from_the_cpu(self):
+        def rows(backend, threads, gbs, case="gather/f32/embedding/axis0/i64", modes=("checked", "unchecked")):
+            name = lambda m: "/".join([case, backend] + ([m] if m else []) + ["threads:%d" % threads])
+            return [{"name": name(m), "run_name": name(m), "run_type": "iteration", "iterations": 3,
+                     "real_time": 1.0, "cpu_time": 1.0, "time_unit": "ms", "bytes_per_second": gbs * 1e9,
+                     "GB_per_s": gbs, "copy_ratio": gbs / 100, "threads": threads} for m in modes]
+        host = {"cpu_model": "Host CPU", "cores": "16", "kernel_set": "avx512", "llc_bytes": "314572800"}
+        docs = {
+            "2026-11-25T100000Z-vm-gs-bench.json": {"context": dict(MACHINE_A), "benchmarks": rows("cpu", 2, 20)},
+            "2026-11-26T112935Z-h100-gs-bench.json": {"context": dict(host), "benchmarks": rows("d3d12", 0, 600)},
+            "2026-11-26T113002Z-h100-peers.json": {
+                "context": {"cpu_model": "Host CPU", "num_cpus": 16, "cuda_device": "Fixture GPU"},
+                "benchmarks": rows("torch_cuda", 0, 2000, modes=(None,))},
+            "2026-11-26T113018Z-h100-gs-bench.json": {"context": dict(host), "benchmarks": rows("cpu", 16, 200)},
+        }
+        with tempfile.TemporaryDirectory() as d:
+            for name, doc in docs.items():
+                with open(os.path.join(d, name), "w") as f:
+                    json.dump(doc, f)
+            runs = history.load_history(d)
+            page = gs_report.build_page(runs, "now")
+        self.assertEqual([history.gpu_label(k) for k in history.gpu_series(runs)],
+                         ["Fixture GPU on Host CPU, 16 cores"])
+        gpu = re.findall(r'<section class="gpu" data-gpu="([^"]*)">(.*?)</section>', page, re.S)
+        self.assertEqual([g for g, _ in gpu], ["Fixture GPU on Host CPU, 16 cores"])
+        body = gpu[0][1]
+        self.assertIn("GPU name read from the cuda_device of 2026-11-26T113002Z-h100-peers.json", body)
+        self.assertIn("2026-11-26T112935Z-h100-gs-bench.json", body)
+        self.assertIn("gs d3d12 against torch_cuda", body)
+        self.assertEqual(body.count('<img class="plot"'), 2)  # the bars and the one d3d12 case
+        cpu = dict(re.findall(r'<section class="machine" data-machine="([^"]*)">(.*?)</section>', page, re.S))
+        # Two CPU series (the VM and the GPU machine's host), neither drawing d3d12 rows nor
+        # holding the d3d12-only run; the newest run's machine (the host's CPU run) first.
+        self.assertEqual(list(cpu), ["Host CPU, 16 cores, avx512, LLC 300 MiB",
+                                     "Machine A, 2 cores, avx2, LLC 32 MiB"])
+        self.assertIn("1 run(s) of Host CPU", cpu["Host CPU, 16 cores, avx512, LLC 300 MiB"])
+        self.assertNotIn("d3d12", cpu["Host CPU, 16 cores, avx512, LLC 300 MiB"])
+        self.assertLess(page.index('data-machine="Host CPU'), page.index('data-gpu="Fixture GPU'))
+        # CPU against D3D12 takes its CPU bars from the host's run of the same sitting.
+        self.assertIn("from 2026-11-26 11:30 h100 (2026-11-26T113018Z-h100-gs-bench.json)", page)
 
     def test_latest_counts_against_baseline_show_the_gate_verdict(self):
         page = self.page(["2026-11-21T094000Z-fixture-a-gs-counts.json",
