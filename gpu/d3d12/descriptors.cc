@@ -92,7 +92,11 @@ std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const
   WriteWindows(device, inputSlot, element, es, false, window, tensorWindows, next);
   WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
   WriteWindows(device, updatesSlot, element, es, false, window, tensorWindows, next);
-  WriteWindows(device, output, element, es, true, window, tensorWindows, next);
+  if (es == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
+    WriteWindows(device, output, word, 4, true, 2 * window, tensorWindows, next);
+  } else {
+    WriteWindows(device, output, element, es, true, window, tensorWindows, next);
+  }
   WriteView(device, status, word, 4, true, 0, kStatusBytes / 4, next());
   WriteWindows(device, list(run->heads, schedule.listHeadElements), word, 4, true, window, listWindows, next);
   WriteWindows(device, list(run->links, schedule.listNextElements), word, 4, true, window, listWindows, next);

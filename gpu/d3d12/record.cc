@@ -38,10 +38,12 @@ Status SchedulePasses(D3D12Engine::State& engine, const plan::Plan& plan, bool c
   plan::GpuOptions options;
   options.checked = checked;
   options.inPlace = inPlace;
-  options.viewElementLimit = engine.viewElementLimit;
+  options.viewElementLimit = ViewWindow(engine, plan.elementSize);
   const std::string unsupported = plan::ScheduleGpuPasses(plan, options, &run->schedule);
   if (!unsupported.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + unsupported);
   const plan::GpuSchedule& schedule = run->schedule;
+  const std::string missing = MissingRunFeature(engine.features, plan, schedule);
+  if (!missing.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + missing);
   for (uint32_t i = 0; i < schedule.passCount; ++i) {
     std::string error;
     run->pipelines[i] = engine.pipelines.Get(schedule.passes[i].kernel, plan.elementSize, schedule.windowed, &error);
@@ -168,7 +170,7 @@ Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlac
     }
     bound[r] = {run->placeholder.get(), 0, 0};
   }
-  const std::string error = WriteDescriptors(device, plan, bound, inPlace, engine.viewElementLimit, run);
+  const std::string error = WriteDescriptors(device, plan, bound, inPlace, ViewWindow(engine, plan.elementSize), run);
   if (!error.empty()) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   return Status::Ok();
 }
