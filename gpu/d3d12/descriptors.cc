@@ -65,7 +65,7 @@ std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const
     return "CreateDescriptorHeap failed";
   }
   const UINT increment = device->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-  D3D12_CPU_DESCRIPTOR_HANDLE slot = run->heap->GetCPUDescriptorHandleForHeapStart();
+  D3D12_CPU_DESCRIPTOR_HANDLE slot = CpuStartOf(run->heap.get());
   auto next = [&]() {
     D3D12_CPU_DESCRIPTOR_HANDLE current = slot;
     slot.ptr += increment;

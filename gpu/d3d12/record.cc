@@ -100,7 +100,7 @@ Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTenso
   plan::BoundTensor bound[plan::kTensorRoleCount];
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
     bound[r] = {all[r]->Resource, all[r]->Offset, all[r]->SizeInBytes};
-    if (all[r]->Resource != nullptr) bound[r].resourceSizeInBytes = all[r]->Resource->GetDesc().Width;
+    if (all[r]->Resource != nullptr) bound[r].resourceSizeInBytes = DescOf(all[r]->Resource).Width;
   }
   Status status = plan::CheckBoundTensors(plan, plan::BindingSpace::D3D12Resources, bound, inPlace);
   if (!status.ok()) return status;
@@ -184,7 +184,7 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
   ID3D12DescriptorHeap* heaps[] = {run.heap.get()};
   list->SetDescriptorHeaps(1, heaps);
   list->SetComputeRootSignature(rootSignature);
-  list->SetComputeRootDescriptorTable(kRootTable, run.heap->GetGPUDescriptorHandleForHeapStart());
+  list->SetComputeRootDescriptorTable(kRootTable, GpuStartOf(run.heap.get()));
   const D3D12_RESOURCE_BARRIER uavBarrier = UavBarrier();
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     const plan::GpuPass& pass = run.schedule.passes[i];

@@ -78,7 +78,7 @@ TEST_F(DeviceFeatures, BindingTier1OnFeatureLevel11_0IsRefusedAtCreate) {
   EXPECT_EQ(engine, nullptr);
 }
 
-TEST_F(DeviceFeatures, WithoutTypedUavLoadsAReductionOnSmallElementsIsRefused) {
+TEST_F(DeviceFeatures, WithoutTypedUavLoadsReductionsOnSmallElementsAreRefused) {
   gs::test::HiddenFeatures hidden;
   hidden.typedUavLoads = true;
   std::unique_ptr<gs::D3D12Engine> engine;

@@ -39,7 +39,8 @@ void HideDeviceFeatures(void* device, HiddenFeatures hidden) {
 
 void RestoreDeviceFeatures(void* device) {
   if (g_originalVtbl == nullptr) return;
-  static_cast<ID3D12Device*>(device)->lpVtbl = g_originalVtbl;
+  // const in Microsoft's headers, not in vkd3d's
+  static_cast<ID3D12Device*>(device)->lpVtbl = const_cast<decltype(ID3D12Device::lpVtbl)>(g_originalVtbl);
   g_originalVtbl = nullptr;
 }
 
