@@ -20,10 +20,9 @@ install(FILES ${PROJECT_BINARY_DIR}/gs.pc DESTINATION ${pc_dir})
 if(TARGET gs_d3d12)
   set(GS_PACKAGE_HAS_D3D12 TRUE)
   # Its own export set, which gsConfig.cmake loads only for the component d3d12: a CPU-only
-  # consumer never needs vkd3d. The bridge is installed too: gs::d3d12 links it whole.
+  # consumer never needs vkd3d.
   set_target_properties(gs_d3d12 PROPERTIES EXPORT_NAME d3d12)
-  set_target_properties(gs_vkd3d_bridge PROPERTIES EXPORT_NAME vkd3d_bridge)
-  install(TARGETS gs_d3d12 gs_vkd3d_bridge EXPORT gsD3d12Targets
+  install(TARGETS gs_d3d12 EXPORT gsD3d12Targets
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
   install(FILES ${PROJECT_SOURCE_DIR}/include/gs/d3d12.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gs)
   install(EXPORT gsD3d12Targets NAMESPACE gs:: DESTINATION ${cmake_dir})
@@ -31,11 +30,6 @@ if(TARGET gs_d3d12)
   install(FILES ${PROJECT_SOURCE_DIR}/cmake/gsFindVkd3d.cmake DESTINATION ${cmake_dir})
   configure_file(${PROJECT_SOURCE_DIR}/cmake/gsFindVkd3d.cmake ${PROJECT_BINARY_DIR} COPYONLY)
 
-  # pkg-config spells gs::d3d12's link options (LINKER:...) for the compiler driver.
-  get_target_property(link_options gs_d3d12 INTERFACE_LINK_OPTIONS)
-  string(REPLACE "LINKER:" "-Wl," GS_PC_D3D12_LINK_OPTIONS "${link_options}")
-  list(TRANSFORM CMAKE_DL_LIBS PREPEND "-l" OUTPUT_VARIABLE GS_PC_DL_LIBS)
-  list(JOIN GS_PC_DL_LIBS " " GS_PC_DL_LIBS)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/gs-d3d12.pc.in ${PROJECT_BINARY_DIR}/gs-d3d12.pc @ONLY)
   install(FILES ${PROJECT_BINARY_DIR}/gs-d3d12.pc DESTINATION ${pc_dir})
 else()

@@ -1,7 +1,18 @@
 # Every third-party dependency comes from a Debian bookworm package; nothing is downloaded or
 # copied into the tree. third_party/README.md says which package and why.
 
-find_package(TBB 2021 REQUIRED COMPONENTS tbb)      # libtbb-dev: the CPU engine's threads
+# libtbb-dev: the CPU engine's threads. The std::thread backend (GS_PARALLEL_BACKEND, src/)
+# runs without it where there is none (the windows preset: Debian has no mingw oneTBB); TBB::tbb
+# is then an empty name for the targets that list it, and nothing of oneTBB is linked.
+if(GS_PARALLEL_BACKEND STREQUAL "std_threads")
+  find_package(TBB 2021 QUIET COMPONENTS tbb)
+  if(NOT TBB_FOUND)
+    add_library(TBB::tbb INTERFACE IMPORTED)
+    set(GS_WITHOUT_TBB ON)
+  endif()
+else()
+  find_package(TBB 2021 REQUIRED COMPONENTS tbb)
+endif()
 find_package(xsimd 8 REQUIRED)                      # libxsimd-dev: the CPU engine's SIMD kernels
 # Debian's xsimd 8.1 config links its target to "xtl" (it was packaged with xtl support) but
 # never finds xtl, so anything linking xsimd gets -lxtl and fails to link. gs does not use

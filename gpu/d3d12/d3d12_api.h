@@ -12,6 +12,9 @@
 #include <wsl/winadapter.h>  // DirectX-Headers' Windows types for a non-Windows compiler
 #endif
 #include <directx/d3d12.h>
+#if defined(_WIN32) && !defined(_MSC_VER)
+#include <dxguids/dxguids.h>  // mingw-w64: the IIDs __uuidof finds (MSVC reads them from d3d12.h)
+#endif
 #else
 // vkd3d 1.2: without explicit aggregate returns, GetCPUDescriptorHandleForHeapStart returns
 // its struct the Windows way in C++ and the call crashes inside libvkd3d.
@@ -63,5 +66,30 @@ class ComPtr {
  private:
   T* p_ = nullptr;
 };
+
+// The three calls that return a struct. Microsoft's headers, compiled by mingw-w64, declare them
+// the way the ABI passes the result (through a pointer); elsewhere they return it.
+#if defined(_WIN32) && !defined(_MSC_VER)
+inline D3D12_RESOURCE_DESC DescOf(ID3D12Resource* resource) {
+  D3D12_RESOURCE_DESC desc;
+  return *resource->GetDesc(&desc);
+}
+inline D3D12_CPU_DESCRIPTOR_HANDLE CpuStartOf(ID3D12DescriptorHeap* heap) {
+  D3D12_CPU_DESCRIPTOR_HANDLE handle;
+  return *heap->GetCPUDescriptorHandleForHeapStart(&handle);
+}
+inline D3D12_GPU_DESCRIPTOR_HANDLE GpuStartOf(ID3D12DescriptorHeap* heap) {
+  D3D12_GPU_DESCRIPTOR_HANDLE handle;
+  return *heap->GetGPUDescriptorHandleForHeapStart(&handle);
+}
+#else
+inline D3D12_RESOURCE_DESC DescOf(ID3D12Resource* resource) { return resource->GetDesc(); }
+inline D3D12_CPU_DESCRIPTOR_HANDLE CpuStartOf(ID3D12DescriptorHeap* heap) {
+  return heap->GetCPUDescriptorHandleForHeapStart();
+}
+inline D3D12_GPU_DESCRIPTOR_HANDLE GpuStartOf(ID3D12DescriptorHeap* heap) {
+  return heap->GetGPUDescriptorHandleForHeapStart();
+}
+#endif
 
 }  // namespace gs::d3d12

@@ -65,7 +65,7 @@ std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const
     return "CreateDescriptorHeap failed";
   }
   const UINT increment = device->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
-  D3D12_CPU_DESCRIPTOR_HANDLE slot = run->heap->GetCPUDescriptorHandleForHeapStart();
+  D3D12_CPU_DESCRIPTOR_HANDLE slot = CpuStartOf(run->heap.get());
   auto next = [&]() {
     D3D12_CPU_DESCRIPTOR_HANDLE current = slot;
     slot.ptr += increment;
@@ -92,7 +92,11 @@ std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const
   WriteWindows(device, inputSlot, element, es, false, window, tensorWindows, next);
   WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
   WriteWindows(device, updatesSlot, element, es, false, window, tensorWindows, next);
-  WriteWindows(device, output, element, es, true, window, tensorWindows, next);
+  if (es == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
+    WriteWindows(device, output, word, 4, true, 2 * window, tensorWindows, next);
+  } else {
+    WriteWindows(device, output, element, es, true, window, tensorWindows, next);
+  }
   WriteView(device, status, word, 4, true, 0, kStatusBytes / 4, next());
   WriteWindows(device, list(run->heads, schedule.listHeadElements), word, 4, true, window, listWindows, next);
   WriteWindows(device, list(run->links, schedule.listNextElements), word, 4, true, window, listWindows, next);

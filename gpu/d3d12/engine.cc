@@ -76,6 +76,9 @@ Status D3D12Engine::Create(ID3D12Device* device, std::unique_ptr<D3D12Engine>* e
       if (!state->device) return Status(StatusCode::Unsupported, "D3D12Engine: " + error);
     }
     ID3D12Device* d = state->device.get();
+    state->features = d3d12::QueryDeviceFeatures(d);
+    const std::string missing = d3d12::MissingEngineFeature(state->features);
+    if (!missing.empty()) return Status(StatusCode::Unsupported, "D3D12Engine: " + missing);
     const std::string error = state->pipelines.Init(d);
     if (!error.empty()) return Status(StatusCode::Internal, "D3D12Engine: " + error);
 

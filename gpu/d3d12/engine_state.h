@@ -5,6 +5,7 @@
 //   host_execution.cc  host memory: upload, record, run, read back
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "d3d12/d3d12_api.h"
+#include "d3d12/features.h"
 #include "d3d12/pipelines.h"
 #include "gs/d3d12.h"
 #include "gs/status.h"
@@ -22,6 +24,7 @@ namespace gs {
 
 struct D3D12Engine::State {
   d3d12::ComPtr<ID3D12Device> device;
+  d3d12::DeviceFeatures features;  // asked once, at Create
   d3d12::Pipelines pipelines;
   std::mutex queueMutex;  // the synchronous calls share one queue, list and fence
   d3d12::ComPtr<ID3D12CommandQueue> queue;
@@ -84,6 +87,13 @@ Status OutOfMemoryAsStatus(const char* call, Call&& run) {
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::OutOfMemory, std::string(call) + ": out of memory");
   }
+}
+
+// The elements of one view window for a plan's elements: the engine's limit, halved for 8-byte
+// elements, whose Output views are two R32_UINT words per element (gpu/hlsl/common.hlsli) and
+// must stay within D3D12's 2^27 elements a view.
+inline uint64_t ViewWindow(const D3D12Engine::State& engine, uint32_t elementBytes) {
+  return elementBytes == 8 ? std::min(engine.viewElementLimit, plan::kGpuViewElementLimit / 2) : engine.viewElementLimit;
 }
 
 // Schedules the plan's passes and gets their pipelines: Unsupported (the plan is beyond this

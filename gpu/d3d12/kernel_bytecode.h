@@ -1,7 +1,8 @@
-// The compiled kernels, embedded at build time (gpu/CMakeLists.txt): SPIR-V from glslc on
-// Linux. One entry per kernel (plan/gpu_kernels.def), element size, and without or with view
-// windows, each carrying its key: the generated table checks at compile time that every entry
-// sits where KernelVariant looks for it.
+// The compiled kernels, embedded at build time (gpu/CMakeLists.txt): DXBC (shader model 5.0)
+// from gpu/dxbc, the one bytecode every D3D12 runtime takes (vkd3d, Windows, WSL2). One entry per
+// kernel (plan/gpu_kernels.def), element size, and without or with view windows, each carrying
+// its key: the generated table checks at compile time that every entry sits where
+// KernelVariant looks for it.
 #pragma once
 
 #include <cstddef>

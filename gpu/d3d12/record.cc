@@ -38,10 +38,12 @@ Status SchedulePasses(D3D12Engine::State& engine, const plan::Plan& plan, bool c
   plan::GpuOptions options;
   options.checked = checked;
   options.inPlace = inPlace;
-  options.viewElementLimit = engine.viewElementLimit;
+  options.viewElementLimit = ViewWindow(engine, plan.elementSize);
   const std::string unsupported = plan::ScheduleGpuPasses(plan, options, &run->schedule);
   if (!unsupported.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + unsupported);
   const plan::GpuSchedule& schedule = run->schedule;
+  const std::string missing = MissingRunFeature(engine.features, plan, schedule);
+  if (!missing.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + missing);
   for (uint32_t i = 0; i < schedule.passCount; ++i) {
     std::string error;
     run->pipelines[i] = engine.pipelines.Get(schedule.passes[i].kernel, plan.elementSize, schedule.windowed, &error);
@@ -98,7 +100,7 @@ Status CheckGpuBindings(const plan::Plan& plan, const D3D12Bindings& b, GpuTenso
   plan::BoundTensor bound[plan::kTensorRoleCount];
   for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) {
     bound[r] = {all[r]->Resource, all[r]->Offset, all[r]->SizeInBytes};
-    if (all[r]->Resource != nullptr) bound[r].resourceSizeInBytes = all[r]->Resource->GetDesc().Width;
+    if (all[r]->Resource != nullptr) bound[r].resourceSizeInBytes = DescOf(all[r]->Resource).Width;
   }
   Status status = plan::CheckBoundTensors(plan, plan::BindingSpace::D3D12Resources, bound, inPlace);
   if (!status.ok()) return status;
@@ -168,7 +170,7 @@ Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlac
     }
     bound[r] = {run->placeholder.get(), 0, 0};
   }
-  const std::string error = WriteDescriptors(device, plan, bound, inPlace, engine.viewElementLimit, run);
+  const std::string error = WriteDescriptors(device, plan, bound, inPlace, ViewWindow(engine, plan.elementSize), run);
   if (!error.empty()) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   return Status::Ok();
 }
@@ -182,7 +184,7 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
   ID3D12DescriptorHeap* heaps[] = {run.heap.get()};
   list->SetDescriptorHeaps(1, heaps);
   list->SetComputeRootSignature(rootSignature);
-  list->SetComputeRootDescriptorTable(kRootTable, run.heap->GetGPUDescriptorHandleForHeapStart());
+  list->SetComputeRootDescriptorTable(kRootTable, GpuStartOf(run.heap.get()));
   const D3D12_RESOURCE_BARRIER uavBarrier = UavBarrier();
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     const plan::GpuPass& pass = run.schedule.passes[i];

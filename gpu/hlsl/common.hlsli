@@ -1,15 +1,8 @@
 // Bindings, constants and the walk shared by every kernel. Compiled per element size
-// (ELEMENT_BYTES = 1, 2, 4 or 8): the typed views move the element's bits unchanged.
-//
-// glslc (Linux, SPIR-V through vkd3d) needs the storage format of a written typed buffer;
-// dxc (Windows) takes it from the view. GS_FORMAT hides the attribute from dxc.
-#ifdef TARGET_SPIRV
-#define GS_FORMAT(format) [[spv::format_##format]]
-#else
-#define GS_FORMAT(format)
-#endif
+// (ELEMENT_BYTES = 1, 2, 4 or 8) to DXBC by gpu/tools/build-dxbc: the typed views move the
+// element's bits unchanged, in the format the host's view gives (gpu/d3d12/descriptors.cc).
 
-// Shared with the C++ plan compiler (src/plan/hlsl_shared; glslc gets src/ as include path).
+// Shared with the C++ plan compiler (src/plan/hlsl_shared; the build gets src/ as include path).
 #include "plan/hlsl_shared/plan_constants.h"
 #include "plan/hlsl_shared/gpu_constants.h"
 
@@ -18,17 +11,9 @@
 #endif
 
 #if ELEMENT_BYTES == 8
-#define Element uint2
-#define GS_ELEMENT_FORMAT GS_FORMAT(rg32ui)
-#elif ELEMENT_BYTES == 2
-#define Element uint
-#define GS_ELEMENT_FORMAT GS_FORMAT(r16ui)
-#elif ELEMENT_BYTES == 1
-#define Element uint
-#define GS_ELEMENT_FORMAT GS_FORMAT(r8ui)
+#define Element uint2  // R32G32_UINT views
 #else
-#define Element uint
-#define GS_ELEMENT_FORMAT GS_FORMAT(r32ui)
+#define Element uint  // R8_UINT, R16_UINT or R32_UINT views
 #endif
 
 // Root signature (gpu/d3d12/pipelines.cc): b0 root CBV, one table of t0..t23 then u0..u24.
@@ -36,7 +21,7 @@ cbuffer Constants : register(b0) {
   KernelConstants kernel;
   CopyConstants copy;
   IndexValidation validation;
-  PassConstants pass;
+  PassConstants step;  // not `pass`: an HLSL keyword (effects)
 };
 
 // A typed view holds at most 2^27 elements (D3D12), so every tensor is bound as
@@ -56,26 +41,34 @@ cbuffer Constants : register(b0) {
   Buffer<Type> name##2 : register(r2); Buffer<Type> name##3 : register(r3);     \
   Buffer<Type> name##4 : register(r4); Buffer<Type> name##5 : register(r5);     \
   Buffer<Type> name##6 : register(r6); Buffer<Type> name##7 : register(r7);
-#define GS_UAV_WINDOWS4(FORMAT, Type, name, r0, r1, r2, r3)                              \
-  FORMAT RWBuffer<Type> name##0 : register(r0); FORMAT RWBuffer<Type> name##1 : register(r1); \
-  FORMAT RWBuffer<Type> name##2 : register(r2); FORMAT RWBuffer<Type> name##3 : register(r3);
-#define GS_UAV_WINDOWS(FORMAT, Type, name, r0, r1, r2, r3, r4, r5, r6, r7)              \
-  FORMAT RWBuffer<Type> name##0 : register(r0); FORMAT RWBuffer<Type> name##1 : register(r1); \
-  FORMAT RWBuffer<Type> name##2 : register(r2); FORMAT RWBuffer<Type> name##3 : register(r3); \
-  FORMAT RWBuffer<Type> name##4 : register(r4); FORMAT RWBuffer<Type> name##5 : register(r5); \
-  FORMAT RWBuffer<Type> name##6 : register(r6); FORMAT RWBuffer<Type> name##7 : register(r7);
+#define GS_UAV_WINDOWS4(Type, name, r0, r1, r2, r3)                              \
+  RWBuffer<Type> name##0 : register(r0); RWBuffer<Type> name##1 : register(r1); \
+  RWBuffer<Type> name##2 : register(r2); RWBuffer<Type> name##3 : register(r3);
+#define GS_UAV_WINDOWS(Type, name, r0, r1, r2, r3, r4, r5, r6, r7)              \
+  RWBuffer<Type> name##0 : register(r0); RWBuffer<Type> name##1 : register(r1); \
+  RWBuffer<Type> name##2 : register(r2); RWBuffer<Type> name##3 : register(r3); \
+  RWBuffer<Type> name##4 : register(r4); RWBuffer<Type> name##5 : register(r5); \
+  RWBuffer<Type> name##6 : register(r6); RWBuffer<Type> name##7 : register(r7);
 
 GS_SRV_WINDOWS(Element, inputTensor, t0, t1, t2, t3, t4, t5, t6, t7)
 GS_SRV_WINDOWS(uint, indicesTensor, t8, t9, t10, t11, t12, t13, t14, t15)  // R32 words; 64-bit indices take two
 GS_SRV_WINDOWS(Element, updatesTensor, t16, t17, t18, t19, t20, t21, t22, t23)
-GS_UAV_WINDOWS(GS_ELEMENT_FORMAT, Element, outputTensor, u0, u1, u2, u3, u4, u5, u6, u7)
-GS_FORMAT(r32ui) RWBuffer<uint> status : register(u8);  // first bad position, its value, list too long
-GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listHeads, u9, u10, u11, u12)    // scatters: per output element
-GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listNext, u13, u14, u15, u16)    // scatters: per update element
-GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listOrder, u17, u18, u19, u20)   // scatters: next update in row-major order
-GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listSource, u21, u22, u23, u24)  // scatters: the update's element offset
+// Output is written through typed UAVs and a scatter's reduction reads it back: typed UAV loads
+// are core for R32_UINT only, so 8-byte elements are viewed as two R32_UINT words each (the host
+// halves their windows to fit, gpu/d3d12/record.cc); 1- and 2-byte ones need
+// TypedUAVLoadAdditionalFormats (gpu/d3d12/features.h).
+#if ELEMENT_BYTES == 8
+GS_UAV_WINDOWS(uint, outputTensor, u0, u1, u2, u3, u4, u5, u6, u7)
+#else
+GS_UAV_WINDOWS(Element, outputTensor, u0, u1, u2, u3, u4, u5, u6, u7)
+#endif
+RWBuffer<uint> status : register(u8);  // first bad position, its value, list too long
+GS_UAV_WINDOWS4(uint, listHeads, u9, u10, u11, u12)    // scatters: per output element
+GS_UAV_WINDOWS4(uint, listNext, u13, u14, u15, u16)    // scatters: per update element
+GS_UAV_WINDOWS4(uint, listOrder, u17, u18, u19, u20)   // scatters: next update in row-major order
+GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's element offset
 
-#define P_VIEW_ELEMENTS pass.listLimit_viewElements_reserved1_reserved2.y
+#define P_VIEW_ELEMENTS step.listLimit_viewElements_reserved1_reserved2.y
 
 // Every kernel is built twice: GS_WINDOWED 0 when every tensor and list fits its first view
 // (measured on lavapipe: a scatter over 2^27 elements took about 3 times as long with the switch).
@@ -116,8 +109,13 @@ GS_UAV_WINDOWS4(GS_FORMAT(r32ui), uint, listSource, u21, u22, u23, u24)  // scat
 #define inputTensor_LOAD(w) value = inputTensor##w[at];
 #define indicesTensor_LOAD(w) value = indicesTensor##w[at];
 #define updatesTensor_LOAD(w) value = updatesTensor##w[at];
+#if ELEMENT_BYTES == 8
+#define outputTensor_LOAD(w) value = uint2(outputTensor##w[2 * at], outputTensor##w[2 * at + 1]);
+#define outputTensor_STORE(w) outputTensor##w[2 * at] = value.x; outputTensor##w[2 * at + 1] = value.y;
+#else
 #define outputTensor_LOAD(w) value = outputTensor##w[at];
 #define outputTensor_STORE(w) outputTensor##w[at] = value;
+#endif
 #define listHeads_LOAD(w) value = listHeads##w[at];
 #define listHeads_STORE(w) listHeads##w[at] = value;
 #define listNext_LOAD(w) value = listNext##w[at];
@@ -157,14 +155,14 @@ uint ExchangeHead(uint e, uint value) {
 #define K_BLOCK kernel.blockElements_tupleSize.x
 #define K_TUPLE kernel.blockElements_tupleSize.z
 #define K_TUPLE_STRIDE kernel.tupleStride_reserved.x
-#define P_THREADS pass.threadCount_rowWidth_checked_reduction.x
-#define P_ROW pass.threadCount_rowWidth_checked_reduction.y
-#define P_CHECKED pass.threadCount_rowWidth_checked_reduction.z
-#define P_REDUCTION pass.threadCount_rowWidth_checked_reduction.w
-#define P_INDEX64 pass.index64_indexSigned_dataKind_elementBytes.x
-#define P_SIGNED pass.index64_indexSigned_dataKind_elementBytes.y
-#define P_KIND pass.index64_indexSigned_dataKind_elementBytes.z
-#define P_LIST_LIMIT pass.listLimit_viewElements_reserved1_reserved2.x
+#define P_THREADS step.threadCount_rowWidth_checked_reduction.x
+#define P_ROW step.threadCount_rowWidth_checked_reduction.y
+#define P_CHECKED step.threadCount_rowWidth_checked_reduction.z
+#define P_REDUCTION step.threadCount_rowWidth_checked_reduction.w
+#define P_INDEX64 step.index64_indexSigned_dataKind_elementBytes.x
+#define P_SIGNED step.index64_indexSigned_dataKind_elementBytes.y
+#define P_KIND step.index64_indexSigned_dataKind_elementBytes.z
+#define P_LIST_LIMIT step.listLimit_viewElements_reserved1_reserved2.x
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 

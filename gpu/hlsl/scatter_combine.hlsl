@@ -1,6 +1,8 @@
 // Scatters, last step: one thread per output element walks its list of updates in row-major
-// order (the order step's links). Reduction NONE takes the last update; the reductions fold every update into the
-// value the copy left there, one at a time, in row-major order (the spec's arithmetic).
+// order (the order step's links). Reduction NONE takes the last update; the reductions fold
+// every update into the value the copy left there, one at a time, in row-major order (the
+// spec's arithmetic). That read of the output is a typed UAV load: core for R32_UINT, optional
+// for the other formats (gpu/d3d12/features.h refuses it on a device without).
 #include "common.hlsli"
 #include "reductions.hlsli"
 

@@ -5,7 +5,10 @@
 #include <thread>
 #include <vector>
 
+#if !defined(GS_PARALLEL_WITHOUT_TBB)
 #include <oneapi/tbb/info.h>
+#include <oneapi/tbb/task_arena.h>
+#endif
 
 #include "cpu/parallel.h"
 
@@ -103,8 +106,12 @@ Parallel::Parallel(const CpuExecuteOptions& options) {
   if (options.ThreadCount == 1 || !started) {
     concurrency_ = 1;
   } else if (options.Arena != nullptr) {
+#if defined(GS_PARALLEL_WITHOUT_TBB)
+    concurrency_ = DefaultConcurrency();  // built without oneTBB: the arena cannot be asked
+#else
     arena_ = options.Arena;
     concurrency_ = arena_->max_concurrency();
+#endif
   } else if (options.ThreadCount > 1) {
     // More threads than cores never helps a memory-bound kernel (and oneTBB warns about it).
     concurrency_ = std::min(options.ThreadCount, DefaultConcurrency());

@@ -4,9 +4,11 @@
 #include <cstdint>
 #include <functional>
 
+#if !defined(GS_PARALLEL_STD_THREADS)
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 #include <oneapi/tbb/task_arena.h>
+#endif
 
 #include "gs/cpu.h"
 

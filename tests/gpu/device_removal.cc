@@ -1,11 +1,9 @@
 // Simulates a removed D3D12 device for tests: the device's own vtable is swapped for a copy
 // whose GetDeviceRemovedReason answers DXGI_ERROR_DEVICE_REMOVED after a number of healthy
 // answers, so the engine meets removal exactly where real hardware would report it.
-// Compiled with vkd3d's C interface (CINTERFACE), where a COM object is a struct whose first
-// member is its vtable pointer; no other code of this test binary sees that view of the type.
-#define CINTERFACE
-#include <vkd3d_windows.h>  // first, as in gpu/d3d12/d3d12_api.h
-#include <vkd3d_d3d12.h>
+// Compiled with the C interface (test_com_c.h); no other code of this test binary sees that
+// view of the type.
+#include "test_com_c.h"
 
 #include "device_removal.h"
 
@@ -37,7 +35,8 @@ void SimulateDeviceRemoval(void* device, int healthyAnswers) {
 
 void RestoreDevice(void* device) {
   if (g_originalVtbl == nullptr) return;
-  static_cast<ID3D12Device*>(device)->lpVtbl = g_originalVtbl;
+  // const in Microsoft's headers, not in vkd3d's
+  static_cast<ID3D12Device*>(device)->lpVtbl = const_cast<decltype(ID3D12Device::lpVtbl)>(g_originalVtbl);
   g_originalVtbl = nullptr;
 }
 

@@ -1,4 +1,4 @@
-// Test-only: make a vkd3d ID3D12Device report itself removed (device_removal.cc says how).
+// Test-only: make an ID3D12Device report itself removed (device_removal.cc says how).
 #pragma once
 
 namespace gs::test {

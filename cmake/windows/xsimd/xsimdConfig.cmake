@@ -1,0 +1,3 @@
+# xsimd (libxsimd-dev, header-only) for the windows preset: cmake/windows/host_headers.cmake.
+include(${CMAKE_CURRENT_LIST_DIR}/../host_headers.cmake)
+gs_host_headers(xsimd xsimd)
