@@ -93,7 +93,10 @@ Status D3D12Engine::Create(ID3D12Device* device, std::unique_ptr<D3D12Engine>* e
       return Status(StatusCode::Internal, "D3D12Engine: creating the queue, command list or fence failed");
     }
     state->list->Close();
-    engine->reset(new D3D12Engine(std::move(state)));
+    std::unique_ptr<D3D12Engine> made(new D3D12Engine(std::move(state)));
+    Status works = d3d12::CheckKnownGather(*made);
+    if (!works.ok()) return works;
+    *engine = std::move(made);
     return Status::Ok();
   });
 }

@@ -78,6 +78,10 @@ Status CheckDeviceNotRemoved(ID3D12Device* device, const std::string& who);
 // Waits for the queue by polling the fence (no OS event needed on either platform).
 Status WaitForFence(ID3D12Device* device, ID3D12Fence* fence, uint64_t value, const std::string& who);
 
+// Runs a known gather on a new engine: Unsupported, naming what came back, when the device
+// runs gs's kernels wrong (self_check.cc).
+Status CheckKnownGather(D3D12Engine& engine);
+
 // No exception crosses the API: an allocation failing inside a call is that call's OutOfMemory
 // (nothing is submitted after the last allocation of a synchronous call).
 template <typename Call>

@@ -67,6 +67,21 @@ class DeviceFeatures : public ::testing::Test {
   gs::D3D12Engine* shared_ = nullptr;
 };
 
+// A runtime that takes the kernels and runs them wrong (here: its queue runs nothing, as Wine
+// 8.0's vkd3d 1.6 binds nothing on lavapipe) is refused at Create, not found out in the bytes.
+TEST_F(DeviceFeatures, ADeviceThatRunsTheKernelsWrongIsRefusedAtCreate) {
+  gs::test::HiddenFeatures hidden;
+  hidden.dispatches = true;
+  std::unique_ptr<gs::D3D12Engine> engine;
+  const gs::Status status = CreateWithout(hidden, &engine);
+  EXPECT_EQ(status.code(), gs::StatusCode::Unsupported);
+  // What comes back from a queue that ran nothing is whatever the read-back memory held: wrong
+  // bytes, or a failure read from a pass that never ran.
+  EXPECT_THAT(status.message(), HasSubstr("D3D12Engine: the device ran a known 8-element gather wrong ("));
+  EXPECT_THAT(status.message(), HasSubstr("use ExecuteOnCpu"));
+  EXPECT_EQ(engine, nullptr);
+}
+
 TEST_F(DeviceFeatures, BindingTier1OnFeatureLevel11_0IsRefusedAtCreate) {
   gs::test::HiddenFeatures hidden;
   hidden.bindingTier1At11_0 = true;

@@ -11,6 +11,24 @@ namespace {
 ID3D12DeviceVtbl g_maskedVtbl;
 const ID3D12DeviceVtbl* g_originalVtbl = nullptr;
 HiddenFeatures g_hidden;
+ID3D12CommandQueueVtbl g_idleQueueVtbl;
+const ID3D12CommandQueueVtbl* g_queueVtbl = nullptr;
+
+// Queues made while g_hidden.dispatches is set accept command lists and run none of them;
+// their fences are still signalled, so nothing waits forever.
+void STDMETHODCALLTYPE IgnoredExecuteCommandLists(ID3D12CommandQueue*, UINT, ID3D12CommandList* const*) {}
+
+HRESULT STDMETHODCALLTYPE MaskedCreateCommandQueue(ID3D12Device* device, const D3D12_COMMAND_QUEUE_DESC* desc,
+                                                   REFIID riid, void** queue) {
+  const HRESULT hr = g_originalVtbl->CreateCommandQueue(device, desc, riid, queue);
+  if (FAILED(hr) || !g_hidden.dispatches) return hr;
+  auto* q = static_cast<ID3D12CommandQueue*>(*queue);
+  if (g_queueVtbl == nullptr) g_queueVtbl = q->lpVtbl;
+  g_idleQueueVtbl = *g_queueVtbl;
+  g_idleQueueVtbl.ExecuteCommandLists = IgnoredExecuteCommandLists;
+  q->lpVtbl = &g_idleQueueVtbl;
+  return hr;
+}
 
 HRESULT STDMETHODCALLTYPE MaskedCheckFeatureSupport(ID3D12Device* device, D3D12_FEATURE feature, void* data,
                                                     UINT size) {
@@ -33,6 +51,7 @@ void HideDeviceFeatures(void* device, HiddenFeatures hidden) {
   if (g_originalVtbl == nullptr) g_originalVtbl = d->lpVtbl;
   g_maskedVtbl = *g_originalVtbl;
   g_maskedVtbl.CheckFeatureSupport = MaskedCheckFeatureSupport;
+  g_maskedVtbl.CreateCommandQueue = MaskedCreateCommandQueue;
   g_hidden = hidden;
   d->lpVtbl = &g_maskedVtbl;
 }

@@ -7,6 +7,7 @@ namespace gs::test {
 struct HiddenFeatures {
   bool bindingTier1At11_0 = false;  // ResourceBindingTier 1, feature level 11_0 at most
   bool typedUavLoads = false;       // TypedUAVLoadAdditionalFormats
+  bool dispatches = false;          // queues made from now on run no command list (a broken runtime)
 };
 
 // From now on `device` (an ID3D12Device*) answers CheckFeatureSupport without these.
