@@ -2,17 +2,22 @@
 
 #include <cstring>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "d3d12/d3d12_api.h"
+#include "d3d12/kernel_bytecode.h"
+#include "d3d12/platform.h"
 #include "d3d12/resources.h"
 #include "gs/d3d12.h"
+#include "plan/hlsl_shared/gpu_constants.h"
 
 namespace gs_bench {
 
 using gs::d3d12::ComPtr;
 using gs::d3d12::CreateBuffer;
 using gs::d3d12::Transition;
+using State = D3D12Timing::State;
 
 struct D3D12Timing::State {
   std::unique_ptr<gs::D3D12Engine> engine;
@@ -28,6 +33,13 @@ struct D3D12Timing::State {
   gs::D3D12Bindings bindings;
   ComPtr<ID3D12Resource> copySource, copyDestination;
   uint64_t copyBytes = 0;
+  // The copy kernel's: its root signature (4 root constants at b0, a table of t0 and u0), its
+  // pipeline, and buffers of whole 16-byte words with their two views.
+  ComPtr<ID3D12RootSignature> wideRoot;
+  ComPtr<ID3D12PipelineState> widePipeline;
+  ComPtr<ID3D12DescriptorHeap> wideHeap;
+  ComPtr<ID3D12Resource> wideSource, wideDestination;
+  uint64_t wideWords = 0;
 };
 
 namespace {
@@ -64,6 +76,137 @@ void Stamp(D3D12Timing::State& s, UINT which) {
   if (which == 1) {
     s.list->ResolveQueryData(s.timestamps.get(), D3D12_QUERY_TYPE_TIMESTAMP, 0, 2, s.timestampReadback.get(), 0);
   }
+}
+
+constexpr uint32_t kWideWordBytes = 16;
+constexpr uint32_t kThreadsPerGroup = GS_THREADS_PER_GROUP;  // copy_wide.hlsl's [numthreads]
+constexpr uint32_t kMaxGroupsX = 32768;
+
+std::string CreateWidePipeline(State& s, ID3D12Device* device) {
+  D3D12_DESCRIPTOR_RANGE ranges[2] = {};
+  ranges[0].RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_SRV;
+  ranges[0].NumDescriptors = 1;
+  ranges[1].RangeType = D3D12_DESCRIPTOR_RANGE_TYPE_UAV;
+  ranges[1].NumDescriptors = 1;
+  ranges[1].OffsetInDescriptorsFromTableStart = 1;
+  D3D12_ROOT_PARAMETER parameters[2] = {};
+  parameters[0].ParameterType = D3D12_ROOT_PARAMETER_TYPE_32BIT_CONSTANTS;
+  parameters[0].Constants.Num32BitValues = 4;
+  parameters[0].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+  parameters[1].ParameterType = D3D12_ROOT_PARAMETER_TYPE_DESCRIPTOR_TABLE;
+  parameters[1].DescriptorTable.NumDescriptorRanges = 2;
+  parameters[1].DescriptorTable.pDescriptorRanges = ranges;
+  parameters[1].ShaderVisibility = D3D12_SHADER_VISIBILITY_ALL;
+  D3D12_ROOT_SIGNATURE_DESC desc = {};
+  desc.NumParameters = 2;
+  desc.pParameters = parameters;
+  ComPtr<ID3DBlob> blob, errors;
+  if (FAILED(gs::d3d12::SerializeRootSignature(desc, reinterpret_cast<ID3DBlob**>(blob.Receive()),
+                                               reinterpret_cast<ID3DBlob**>(errors.Receive()))) ||
+      FAILED(device->CreateRootSignature(0, blob->GetBufferPointer(), blob->GetBufferSize(),
+                                         ComPtr<ID3D12RootSignature>::Iid(), s.wideRoot.Receive()))) {
+    return "d3d12: the copy kernel's root signature failed";
+  }
+  const gs::d3d12::KernelBytecode& code = gs::d3d12::BytecodeFor(gs::plan::GpuKernel::CopyWide, 4, false);
+  D3D12_COMPUTE_PIPELINE_STATE_DESC pipeline = {};
+  pipeline.pRootSignature = s.wideRoot.get();
+  pipeline.CS.pShaderBytecode = code.data;
+  pipeline.CS.BytecodeLength = code.size;
+  D3D12_DESCRIPTOR_HEAP_DESC heap = {};
+  heap.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
+  heap.NumDescriptors = 2;
+  heap.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
+  if (FAILED(device->CreateComputePipelineState(&pipeline, ComPtr<ID3D12PipelineState>::Iid(),
+                                                s.widePipeline.Receive())) ||
+      FAILED(device->CreateDescriptorHeap(&heap, ComPtr<ID3D12DescriptorHeap>::Iid(), s.wideHeap.Receive()))) {
+    return "d3d12: the copy kernel's pipeline or descriptor heap failed";
+  }
+  return "";
+}
+
+// Buffers of `words` 16-byte words for the copy kernel (kept while the size stays), viewed as
+// R32G32B32A32_UINT: the source a shader resource, the destination an unordered-access one.
+std::string PrepareWideBuffers(State& s, uint64_t words) {
+  if (s.wideWords == words) return "";
+  ID3D12Device* device = s.engine->device();
+  const uint64_t bytes = words * kWideWordBytes;
+  s.wideSource = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, bytes, D3D12_RESOURCE_STATE_COPY_DEST);
+  s.wideDestination = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, bytes, D3D12_RESOURCE_STATE_UNORDERED_ACCESS,
+                                   D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS);
+  if (!s.wideSource || !s.wideDestination) return "d3d12: creating the copy kernel's buffers failed";
+  std::string error = Begin(s);
+  if (!error.empty()) return error;
+  const D3D12_RESOURCE_BARRIER toRead = Transition(s.wideSource.get(), D3D12_RESOURCE_STATE_COPY_DEST,
+                                                   D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE);
+  s.list->ResourceBarrier(1, &toRead);
+  error = Submit(s);
+  if (!error.empty()) return error;
+  D3D12_SHADER_RESOURCE_VIEW_DESC srv = {};
+  srv.Format = DXGI_FORMAT_R32G32B32A32_UINT;
+  srv.ViewDimension = D3D12_SRV_DIMENSION_BUFFER;
+  srv.Shader4ComponentMapping = D3D12_DEFAULT_SHADER_4_COMPONENT_MAPPING;
+  srv.Buffer.NumElements = static_cast<UINT>(words);
+  D3D12_UNORDERED_ACCESS_VIEW_DESC uav = {};
+  uav.Format = DXGI_FORMAT_R32G32B32A32_UINT;
+  uav.ViewDimension = D3D12_UAV_DIMENSION_BUFFER;
+  uav.Buffer.NumElements = static_cast<UINT>(words);
+  D3D12_CPU_DESCRIPTOR_HANDLE at = s.wideHeap->GetCPUDescriptorHandleForHeapStart();
+  device->CreateShaderResourceView(s.wideSource.get(), &srv, at);
+  at.ptr += device->GetDescriptorHandleIncrementSize(D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV);
+  device->CreateUnorderedAccessView(s.wideDestination.get(), nullptr, &uav, at);
+  s.wideWords = words;
+  return "";
+}
+
+// Records the copy kernel over every word of the wide buffers.
+void RecordWideCopy(State& s) {
+  const uint64_t groups = (s.wideWords + kThreadsPerGroup - 1) / kThreadsPerGroup;
+  const uint32_t groupsX = static_cast<uint32_t>(groups < kMaxGroupsX ? groups : kMaxGroupsX);
+  const uint32_t groupsY = static_cast<uint32_t>((groups + groupsX - 1) / groupsX);
+  const uint32_t constants[4] = {static_cast<uint32_t>(s.wideWords), groupsX * kThreadsPerGroup, 0, 0};
+  ID3D12DescriptorHeap* heaps[] = {s.wideHeap.get()};
+  s.list->SetDescriptorHeaps(1, heaps);
+  s.list->SetComputeRootSignature(s.wideRoot.get());
+  s.list->SetPipelineState(s.widePipeline.get());
+  s.list->SetComputeRoot32BitConstants(0, 4, constants, 0);
+  s.list->SetComputeRootDescriptorTable(1, s.wideHeap->GetGPUDescriptorHandleForHeapStart());
+  s.list->Dispatch(groupsX, groupsY, 1);
+}
+
+// The copy kernel copies every byte: a patterned source of 1 MiB and 48 bytes (a partial group)
+// through it, read back and compared, before any figure rests on it.
+std::string CheckWideCopy(State& s) {
+  constexpr uint64_t kWords = (1 << 16) + 3;
+  std::string error = PrepareWideBuffers(s, kWords);
+  if (!error.empty()) return error;
+  ID3D12Device* device = s.engine->device();
+  const uint64_t bytes = kWords * kWideWordBytes;
+  ComPtr<ID3D12Resource> upload = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, bytes, D3D12_RESOURCE_STATE_GENERIC_READ);
+  ComPtr<ID3D12Resource> readback = CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, bytes, D3D12_RESOURCE_STATE_COPY_DEST);
+  void* mapped = nullptr;
+  if (!upload || !readback || FAILED(upload->Map(0, nullptr, &mapped))) return "d3d12: the copy check's buffers failed";
+  std::vector<uint32_t> pattern(bytes / 4);
+  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint32_t>(i * 2654435761u + 12345u);
+  std::memcpy(mapped, pattern.data(), bytes);
+  upload->Unmap(0, nullptr);
+  if (!(error = Begin(s)).empty()) return error;
+  D3D12_RESOURCE_BARRIER barrier = Transition(s.wideSource.get(), D3D12_RESOURCE_STATE_NON_PIXEL_SHADER_RESOURCE,
+                                              D3D12_RESOURCE_STATE_COPY_DEST);
+  s.list->ResourceBarrier(1, &barrier);
+  s.list->CopyBufferRegion(s.wideSource.get(), 0, upload.get(), 0, bytes);
+  std::swap(barrier.Transition.StateBefore, barrier.Transition.StateAfter);
+  s.list->ResourceBarrier(1, &barrier);
+  RecordWideCopy(s);
+  barrier = Transition(s.wideDestination.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
+  s.list->ResourceBarrier(1, &barrier);
+  s.list->CopyBufferRegion(readback.get(), 0, s.wideDestination.get(), 0, bytes);
+  std::swap(barrier.Transition.StateBefore, barrier.Transition.StateAfter);
+  s.list->ResourceBarrier(1, &barrier);
+  if (!(error = Submit(s)).empty()) return error;
+  if (FAILED(readback->Map(0, nullptr, &mapped))) return "d3d12: mapping the copy check's readback failed";
+  const bool same = std::memcmp(mapped, pattern.data(), bytes) == 0;
+  readback->Unmap(0, nullptr);
+  return same ? "" : "d3d12: the copy kernel (gpu/hlsl/copy_wide.hlsl) did not copy its source's bytes";
 }
 
 }  // namespace
@@ -104,6 +247,9 @@ D3D12Timing* D3D12Timing::Get(std::string* why) {
       reason = "d3d12: creating the timestamp readback failed";
       return nullptr;
     }
+    reason = CreateWidePipeline(*s, device);
+    if (reason.empty()) reason = CheckWideCopy(*s);
+    if (!reason.empty()) return nullptr;
     return std::make_unique<D3D12Timing>(std::move(s));
   }();
   *why = reason;
@@ -175,6 +321,19 @@ std::string D3D12Timing::TimeOperator(const gs::CompiledOperator& op, bool check
   if (!error.empty()) return error;
   const gs::Status result = recording->Result();
   if (!result.ok()) return result.message();
+  *seconds = Elapsed(s);
+  return "";
+}
+
+std::string D3D12Timing::TimeCopyKernel(uint64_t bytes, double* seconds) {
+  State& s = *state_;
+  std::string error = PrepareWideBuffers(s, (bytes + kWideWordBytes - 1) / kWideWordBytes);
+  if (!error.empty()) return error;
+  if (!(error = Begin(s)).empty()) return error;
+  Stamp(s, 0);
+  RecordWideCopy(s);
+  Stamp(s, 1);
+  if (!(error = Submit(s)).empty()) return error;
   *seconds = Elapsed(s);
   return "";
 }

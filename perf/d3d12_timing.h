@@ -23,8 +23,11 @@ class D3D12Timing {
   std::string Upload(const gs::TensorBindings& bindings);
   // GPU seconds of one run of `op` on the uploaded buffers; "" or the error.
   std::string TimeOperator(const gs::CompiledOperator& op, bool checked, double* seconds);
-  // GPU seconds of one copy of `bytes` between two device buffers.
+  // GPU seconds of one copy of `bytes` between two device buffers, by CopyBufferRegion.
   std::string TimeCopy(uint64_t bytes, double* seconds);
+  // The same by the copy kernel of 16-byte words (gpu/hlsl/copy_wide.hlsl) on `bytes` rounded
+  // up to a whole word; its bytes were checked against the source once, in Get.
+  std::string TimeCopyKernel(uint64_t bytes, double* seconds);
 
   struct State;
   explicit D3D12Timing(std::unique_ptr<State> state);

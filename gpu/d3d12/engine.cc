@@ -1,7 +1,9 @@
 // D3D12Engine's life: the device, the pipelines, the queue, list and fence its synchronous
 // calls share, and what a removed device means for every call (engine_state.h lists the rest).
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <thread>
@@ -36,19 +38,88 @@ Status WaitForFence(ID3D12Device* device, ID3D12Fence* fence, uint64_t value, co
   return CheckDeviceNotRemoved(device, who);
 }
 
+Status CheckNotReleasedAtExit(const D3D12Engine::State& engine, const char* who) {
+  if (!engine.releasedAtExit.load()) return Status::Ok();
+  return Status(StatusCode::Unsupported,
+                std::string(who) + ": the process is exiting and the engine released its D3D12 device when "
+                "exit began (include/gs/d3d12.h, the engine's life); use ExecuteOnCpu");
+}
+
+namespace {
+
+// Waits (at most 5 s) for the work submitted on the engine's queue: a removed device reports
+// every fence value complete, so the wait is bounded either way.
+void WaitForQueue(const D3D12Engine::State& s) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (s.fence->GetCompletedValue() < s.fenceValue && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::yield();
+  }
+}
+
+// The live engines, for the exit hook. Never destroyed: an engine in a static may be destroyed
+// after every other static of the library.
+struct LiveEngines {
+  std::mutex mutex;
+  std::vector<D3D12Engine::State*> engines;
+};
+LiveEngines& Live() {
+  static LiveEngines* live = new LiveEngines;
+  return *live;
+}
+
+// A driver's own exit handlers (C++ statics of the ICD, registered when the loader opened it
+// during the device's creation) run before the destructor of a static registered earlier, such
+// as a caller's global std::unique_ptr<D3D12Engine>: that destructor then released objects of
+// a driver already torn down, and segfaulted on NVIDIA's. This hook is registered after the
+// device exists, so it runs before the driver's handlers: it waits for each live engine's queue
+// and releases its device objects while the driver still works.
+void ReleaseEnginesAtExit() {
+  LiveEngines& live = Live();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  for (D3D12Engine::State* s : live.engines) {
+    std::lock_guard<std::mutex> queue(s->queueMutex);
+    if (s->fence) WaitForQueue(*s);
+    s->releasedAtExit = true;
+    s->list = {};
+    s->allocator = {};
+    s->queue = {};
+    s->fence = {};
+    s->abandoned.clear();
+    s->pipelines.Release();
+    s->device = {};
+  }
+  live.engines.clear();
+}
+
+// Adds an engine whose device objects all exist. When it is the only live one, a driver may
+// have been (re)loaded since the last hook was registered (all devices gone, the loader closes
+// the ICD): the hook is registered again, after that driver's handlers.
+void AddLiveEngine(D3D12Engine::State* s) {
+  LiveEngines& live = Live();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  if (live.engines.empty()) std::atexit(ReleaseEnginesAtExit);
+  live.engines.push_back(s);
+}
+
+void RemoveLiveEngine(D3D12Engine::State* s) {
+  LiveEngines& live = Live();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  live.engines.erase(std::remove(live.engines.begin(), live.engines.end(), s), live.engines.end());
+}
+
+}  // namespace
 }  // namespace d3d12
 
 using d3d12::ComPtr;
 
-D3D12Engine::D3D12Engine(std::unique_ptr<State> state) : state_(std::move(state)) {}
+D3D12Engine::D3D12Engine(std::unique_ptr<State> state) : state_(std::move(state)) {
+  d3d12::AddLiveEngine(state_.get());
+}
 D3D12Engine::~D3D12Engine() {
-  // Abandoned work may still run on a device that reported removal without stopping; a removed
-  // device reports every fence value complete, so this wait is bounded either way.
-  if (state_->abandoned.empty()) return;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (state_->fence->GetCompletedValue() < state_->fenceValue && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::yield();
-  }
+  d3d12::RemoveLiveEngine(state_.get());
+  if (state_->releasedAtExit) return;  // nothing left to release
+  // Abandoned work may still run on a device that reported removal without stopping.
+  if (!state_->abandoned.empty()) d3d12::WaitForQueue(*state_);
 }
 
 ID3D12Device* D3D12Engine::device() const { return state_->device.get(); }

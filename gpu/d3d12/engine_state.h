@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -38,6 +39,10 @@ struct D3D12Engine::State {
   // the engine goes.
   Status removed;
   std::vector<std::shared_ptr<void>> abandoned;
+  // Set once the process began to exit with the engine alive: its device objects are released
+  // (engine.cc, ReleaseEnginesAtExit), every later call is Unsupported and the destructor
+  // releases nothing more.
+  std::atomic<bool> releasedAtExit{false};
 };
 
 // Everything one recorded operator needs until the GPU has run it.
@@ -69,6 +74,9 @@ struct GpuTensor {
 };
 
 std::string Hresult(HRESULT hr);  // "0x887a0005"
+
+// Unsupported, naming `who`, once the engine released its device at exit; Ok otherwise.
+Status CheckNotReleasedAtExit(const D3D12Engine::State& engine, const char* who);
 
 // A removed device (reset, hung or lost GPU) runs nothing more and its fences may never
 // complete: every call checks first, and a wait gives up, instead of hanging or reading back

@@ -214,6 +214,8 @@ Status ExecuteOnHostIn(D3D12Engine::State& s, const CompiledOperator& op, const 
 
 Status D3D12Engine::ExecuteOnHost(const CompiledOperator& op, const TensorBindings& bindings,
                                   IndexChecking checking) {
+  Status exiting = d3d12::CheckNotReleasedAtExit(*state_, "D3D12Engine::ExecuteOnHost");
+  if (!exiting.ok()) return exiting;
   return d3d12::OutOfMemoryAsStatus("D3D12Engine::ExecuteOnHost",
                                     [&] { return d3d12::ExecuteOnHostIn(*state_, op, bindings, checking); });
 }

@@ -59,4 +59,11 @@ ID3D12PipelineState* Pipelines::Get(plan::GpuKernel kernel, uint32_t elementByte
   return pipelines_[slot].get();
 }
 
+void Pipelines::Release() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& pipeline : pipelines_) pipeline = {};
+  rootSignature_ = {};
+  device_ = nullptr;
+}
+
 }  // namespace gs::d3d12

@@ -30,6 +30,9 @@ class Pipelines {
   // nullptr with *error set when the pipeline cannot be created.
   ID3D12PipelineState* Get(plan::GpuKernel kernel, uint32_t elementBytes, bool windowed, std::string* error);
 
+  // Releases the pipelines and the root signature (the engine's release at exit).
+  void Release();
+
  private:
   ID3D12Device* device_ = nullptr;
   ComPtr<ID3D12RootSignature> rootSignature_;

@@ -238,6 +238,8 @@ Status D3D12Recording::Result() const {
 Status D3D12Engine::Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
                            const D3D12Bindings& buffers, IndexChecking checking,
                            std::unique_ptr<D3D12Recording>* recording) {
+  Status exiting = d3d12::CheckNotReleasedAtExit(*state_, "D3D12Engine::Record");
+  if (!exiting.ok()) return exiting;
   return d3d12::OutOfMemoryAsStatus("D3D12Engine::Record",
                                     [&] { return d3d12::RecordIn(*state_, op, list, buffers, checking, recording); });
 }

@@ -89,8 +89,9 @@ void PrintHelp() {
       "Benchmarks: <case>[/<variant>]/cpu/<checked|unchecked>/threads:<n>\n"
       "            <case>[/<variant>]/d3d12/<checked|unchecked>/threads:0 (GPU time, timestamps)\n"
       "Counters: bytes_per_second (suite effective bytes), GB_per_s, copy_ratio (gs bytes/s\n"
-      "  over a copy of the same bytes: parallel memcpy with the same threads on the CPU, a\n"
-      "  buffer copy on the GPU), threads.\n"
+      "  over a copy of the same bytes: parallel memcpy with the same threads on the CPU, the\n"
+      "  faster of CopyBufferRegion and a 16-byte-word copy kernel on the GPU), threads;\n"
+      "  d3d12 rows also copy_ratio_region and copy_ratio_kernel (over each copy alone).\n"
       "JSON: --benchmark_format=json or --benchmark_out=FILE --benchmark_out_format=json\n"
       "A --benchmark_min_time given on the command line overrides the built-in min times.\n"
       "\n",
