@@ -8,9 +8,14 @@
 
 namespace gs {
 
+class CompiledOperator;
+
 namespace plan {
 struct Plan;
-}
+struct MachineInfo;
+// Internal (tests): compiles for a given machine rather than this one.
+Status CompileOperatorFor(const OperatorDesc& desc, const MachineInfo& machine, CompiledOperator* compiled);
+}  // namespace plan
 
 class CompiledOperator {
  public:
@@ -22,7 +27,8 @@ class CompiledOperator {
   const plan::Plan* plan() const { return plan_.get(); }
 
  private:
-  friend Status CompileOperator(const OperatorDesc& desc, CompiledOperator* compiled);
+  friend Status plan::CompileOperatorFor(const OperatorDesc& desc, const plan::MachineInfo& machine,
+                                         CompiledOperator* compiled);
   std::shared_ptr<const plan::Plan> plan_;
 };
 

@@ -1,15 +1,17 @@
-// Gathers: the implementations of plan::CpuImplementation, keyed by element size and index
-// type; the plan chose one (plan/cpu_choice.cc), RunGather runs it.
+// The gather entries of the CPU implementation list (plan/cpu_choice.cc): their walks, keyed
+// by element size and index type, and their run functions.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <new>
 #include <vector>
 
+#include "cpu/implementations.h"
 #include "cpu/kernel_set.h"
-#include "cpu/kernels.h"
 #include "cpu/row_walk.h"
+#include "cpu/validate_indices.h"
 #include "cpu/walk.h"
+#include "plan/bad_index.h"
 
 namespace gs::cpu {
 namespace {
@@ -94,7 +96,7 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
   const plan::RowGeometry& rows = plan.cpu.rows;
   const RowTiling tiling = TileRows(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
-  const KernelTable& kernels = ActiveKernels();
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamOutput;
   // Checked mode: the tracked kernels (they count bad indices as they go).
   const GatherRowFn row = (stream ? kernels.gatherRowStreamed : kernels.gatherRow)
@@ -160,7 +162,7 @@ bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
   const plan::KernelConstants& k = plan.kernel;
   const uint64_t e = plan.elementSize;
   const uint64_t blockBytes = k.blockElements * e;
-  const KernelTable& kernels = ActiveKernels();
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamOutput;
   constexpr uint64_t kMaxChunk = 64;
   constexpr uint64_t kOutOfBounds = ~uint64_t{0};
@@ -224,7 +226,7 @@ bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
   const uint64_t pieceUnits = plan.cpu.taskUnits;
   const uint64_t pieces = (rows.rowLength + pieceUnits - 1) / pieceUnits;
   const GatherTupleRowFn row =
-      ActiveKernels().gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+      KernelsOf(plan.cpu.kernelSet).gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   OutOfBoundsFlag outOfBounds;
   parallel.For(rows.rowCount * pieces, 1, [&](uint64_t first, uint64_t last) {
     bool allInBounds = true;
@@ -240,11 +242,10 @@ bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
   return !outOfBounds.seen();
 }
 
-// The generic walks: element units in chunks, other units one by one.
+// The generic walks: element units in chunks (elements), other units one by one.
 bool GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
-                    uint8_t* output, const Parallel& parallel) {
+                    uint8_t* output, const Parallel& parallel, bool elements) {
   const plan::KernelConstants& k = plan.kernel;
-  const bool elements = plan.cpu.implementation == plan::CpuImplementation::GatherElementUnits;
   OutOfBoundsFlag outOfBounds;
   WithElementSize(plan.elementSize, [&](auto element) {
     WithIndexType(plan.indexType, [&](auto index) {
@@ -258,6 +259,18 @@ bool GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t*
     });
   });
   return !outOfBounds.seen();
+}
+
+// The end of every checked gather: only when the walk met a bad index does a second pass name
+// the first in row-major order, the same whatever the tiles' order. An empty output reads no
+// index, so its indices are validated on their own.
+Status FinishGather(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                    bool checked, bool allInBounds) {
+  if (!checked) return Status::Ok();
+  if (plan.kernel.unitCount == 0) return ValidateIndices(plan, buffers.indices, parallel);
+  if (allInBounds) return Status::Ok();
+  const Status status = ValidateIndices(plan, buffers.indices, parallel);
+  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
 }
 
 }  // namespace
@@ -274,21 +287,41 @@ uint8_t* StripScratch(uint64_t bytes) {
   return scratch.data();
 }
 
-bool RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
-               uint8_t* output, const Parallel& parallel, bool checked) {
-  NoteImplementationRun(plan.cpu.implementation);
-  switch (plan.cpu.implementation) {
-    case plan::CpuImplementation::GatherElementRows:
-      return GatherElementRows(plan, input, indices, output, parallel, checked);
-    case plan::CpuImplementation::GatherTupleRows:
-      return GatherTupleRows(plan, input, indices, output, parallel);
-    case plan::CpuImplementation::GatherBlocks:
-      return WithIndexType(plan.indexType, [&](auto index) {
-        return GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);
-      });
-    default:
-      return GatherAnyUnits(plan, input, indices, output, parallel);
-  }
+Status RunGatherElementRows(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                            bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherElementRows);
+  const bool allInBounds = GatherElementRows(plan, buffers.input, buffers.indices, buffers.output, parallel, checked);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherTupleRows(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                          bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherTupleRows);
+  const bool allInBounds = GatherTupleRows(plan, buffers.input, buffers.indices, buffers.output, parallel);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherBlocks(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                       bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherBlocks);
+  const bool allInBounds = WithIndexType(plan.indexType, [&](auto index) {
+    return GatherBlocks<decltype(index)>(plan, buffers.input, buffers.indices, buffers.output, parallel);
+  });
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherElementUnits(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                             bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherElementUnits);
+  const bool allInBounds = GatherAnyUnits(plan, buffers.input, buffers.indices, buffers.output, parallel, true);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherUnits(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                      bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherUnits);
+  const bool allInBounds = GatherAnyUnits(plan, buffers.input, buffers.indices, buffers.output, parallel, false);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
 }
 
 }  // namespace gs::cpu

@@ -1,16 +1,17 @@
-// The CPU engine's kernel sets: the same kernels built for several instruction sets, one of
-// which is chosen once per process from the CPU's features. The scalar set is always built.
+// The CPU engine's kernel sets: the same kernels built for several instruction sets; a plan
+// records the one its calls run (plan::MachineInfo). The scalar set is always built.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "gs/tensor.h"
+#include "plan/machine.h"
 
 namespace gs::cpu {
 
-enum class KernelSet : uint32_t { Scalar, Sse2, Avx2, Avx512, Neon64 };
-inline constexpr uint32_t kKernelSetCount = 5;
+using plan::KernelSet;
+using plan::kKernelSetCount;
 
 const char* KernelSetName(KernelSet set);  // "scalar", "sse2", "avx2", "avx512", "neon64"
 bool ParseKernelSet(const char* name, KernelSet* set);
@@ -20,12 +21,9 @@ bool KernelSetSupported(KernelSet set);
 // Every supported set, scalar first (tests sweep them).
 std::vector<KernelSet> SupportedKernelSets();
 
-// The set kernels run with: the best supported one, or GS_CPU_KERNELS=<name> when that names
-// a supported set (read once, at first use).
+// This machine's set (ThisMachine().kernelSet): the best supported one, or GS_CPU_KERNELS=<name>
+// when that names a supported set (read once, at first use).
 KernelSet ActiveKernelSet();
-
-// Tests: runs every later call with `set`. False (and nothing changes) when unsupported.
-bool ForceKernelSet(KernelSet set);
 
 // Contiguous rows of element gathers and scatters. Offsets and strides are in elements:
 //   gather:  out[j] = data[j * dataStep + p * indexedStride], or zero when indices[j] is out of
@@ -85,6 +83,7 @@ inline uint32_t IndexKind(DataType type) {
 
 inline uint32_t ElementSizeLog2(uint32_t size) { return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3; }
 
-const KernelTable& ActiveKernels();
+// The kernels of a supported set (a plan's plan.cpu.kernelSet).
+const KernelTable& KernelsOf(KernelSet set);
 
 }  // namespace gs::cpu

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "cpu/kernel_set.h"
-#include "cpu/kernels.h"
+#include "cpu/implementations.h"
 #include "plan/odometer.h"
 
 namespace gs::cpu {
@@ -33,7 +33,7 @@ void RunStridedCopy(const plan::Plan& plan, const uint8_t* source, uint8_t* dest
   const plan::CopyConstants& c = plan.copy;
   const uint64_t e = plan.elementSize;
   const uint64_t blockBytes = c.blockElements * e;
-  const KernelTable& kernels = ActiveKernels();
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamCopy;
   auto copy = [&](uint8_t* to, const uint8_t* from, uint64_t bytes) {
     if (stream) {

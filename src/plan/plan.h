@@ -1,5 +1,6 @@
 // The Plan: everything both engines need to run one compiled operator, as plain data.
-// Decided once by CompilePlan (compile.cc); the executors decide nothing.
+// Decided once by CompilePlan (compile.cc) for a machine (machine.h); of the CPU engine's
+// choices only one thread or many is left to the call (cpu_choice.h).
 #pragma once
 
 #include <cstdint>
