@@ -82,10 +82,12 @@ class OutOfBoundsFlag {
   std::atomic<bool> seen_{false};
 };
 
-// The rows a packed strip reads: its scratch copy, or the input in place.
+// The rows a packed strip reads: its scratch copy, or the input in place, and the row kernel
+// form for them.
 struct StripRows {
   const uint8_t* rows;
   uint64_t step, stride;
+  GatherRowFn row;
 };
 
 // Rows of the last walked dim through the kernel set's row kernel, in strips of columns when
@@ -98,14 +100,16 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamOutput;
-  // Checked mode: the tracked kernels (they count bad indices as they go).
-  const GatherRowFn row = (stream ? kernels.gatherRowStreamed : kernels.gatherRow)
-      [checked][ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  // Checked mode: the tracked kernels (they count bad indices as they go). The plan's form;
+  // a strip read in place (no scratch) takes any offsets.
+  const auto& forms = stream ? kernels.gatherRowStreamed : kernels.gatherRow;
+  const uint32_t log2 = ElementSizeLog2(plan.elementSize), kind = IndexKind(plan.indexType);
+  const RowOffsets form = rows.offsetsFit31 ? RowOffsets::Fit31 : RowOffsets::Any;
+  const GatherRowFn row = forms[static_cast<uint32_t>(form)][checked][log2][kind];
+  const GatherRowFn rowInPlace = forms[static_cast<uint32_t>(RowOffsets::Any)][checked][log2][kind];
   const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
-  // A row that reads one contiguous data row (last axis): the kernel hints the next one.
-  const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
-  const bool hintNextRow = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024;
+  const uint64_t nextRowBytes = plan.cpu.nextRowHintBytes;
   // Task t covers strip (t % strips) of rows [rows * (t / strips) / slices, ...).
   OutOfBoundsFlag outOfBounds;
   parallel.For(tiling.tasks(), tiling.grain, [&](uint64_t first, uint64_t last) {
@@ -121,8 +125,8 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
         for (uint64_t r = rowBegin; r < rowEnd; ++r) {
           const uint64_t data = cursor.data(), index = cursor.index(), iter = cursor.iter();
           cursor.Next();
-          const NextRowData next = hintNextRow && r + 1 < rowEnd ? NextRowData{input + cursor.data() * e, rowReadBytes}
-                                                                  : NextRowData{};
+          const NextRowData next = nextRowBytes != 0 && r + 1 < rowEnd ? NextRowData{input + cursor.data() * e, nextRowBytes}
+                                                                        : NextRowData{};
           allInBounds &= row(input + (data + column * step) * e, step, stride, bound,
                              indices + (index + column) * x, output + (iter + column) * e, width, next);
         }
@@ -133,8 +137,8 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
       // packed copy, or in place when no scratch could be had.
       uint8_t* scratch = StripScratch(bound * width * e);
       if (scratch != nullptr) PackStrip(input, step, stride, bound, e, column, width, scratch);
-      const StripRows source = scratch != nullptr ? StripRows{scratch, 1, width}
-                                                  : StripRows{input + column * step * e, step, stride};
+      const StripRows source = scratch != nullptr ? StripRows{scratch, 1, width, row}
+                                                  : StripRows{input + column * step * e, step, stride, rowInPlace};
       UnitCursor ahead(tiling.outer, std::min(rowEnd, rowBegin + kRowsAhead));
       for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next()) {
         if (r + kRowsAhead < rowEnd) {
@@ -142,7 +146,7 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
           PrefetchForWrite(output + (ahead.iter() + column) * e, width * e);
           ahead.Next();
         }
-        allInBounds &= row(source.rows, source.step, source.stride, bound,
+        allInBounds &= source.row(source.rows, source.step, source.stride, bound,
                            indices + (cursor.index() + column) * x,
                            output + (cursor.iter() + column) * e, width, NextRowData{});
       }
@@ -164,13 +168,11 @@ bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
   const uint64_t blockBytes = k.blockElements * e;
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamOutput;
-  constexpr uint64_t kMaxChunk = 64;
   constexpr uint64_t kOutOfBounds = ~uint64_t{0};
-  const uint64_t chunk = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunk);
-  const uint64_t prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
+  const uint64_t chunk = plan.cpu.chunkUnits, prefetchBytes = plan.cpu.prefetchBytes;
   OutOfBoundsFlag outOfBounds;
   parallel.For(k.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
-    uint64_t sources[2][kMaxChunk], destinations[2][kMaxChunk];
+    uint64_t sources[2][plan::kMaxChunkUnits], destinations[2][plan::kMaxChunkUnits];
     bool allInBounds = true;
     UnitCursor cursor(k, begin);
     // Resolves the cursor's unit into unit u of slot s, prefetching its source.
@@ -183,8 +185,7 @@ bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
       sources[s][u] = inBounds ? source : kOutOfBounds;
       if (!inBounds) return;
       // Into L2 (prefetcht1), not L1: hints into L1 stalled the loop once the core's L1 miss
-      // buffers were full (2 threads, AMD EPYC: GatherND rows 28 -> 42-46 GB/s, GatherND1
-      // 25 -> 41, embedding 47 -> 48-53); the copy then takes the rows from L2.
+      // buffers were full; the copy then takes the rows from L2 (perf/results/2026-11-26-notes-moved-from-code.md).
       const uint8_t* p = input + source * e;
       for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 2);
     };
@@ -225,8 +226,9 @@ bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const uint64_t pieceUnits = plan.cpu.taskUnits;
   const uint64_t pieces = (rows.rowLength + pieceUnits - 1) / pieceUnits;
-  const GatherTupleRowFn row =
-      KernelsOf(plan.cpu.kernelSet).gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  const RowOffsets form = rows.offsetsFit31 ? RowOffsets::Fit31 : RowOffsets::Any;
+  const GatherTupleRowFn row = KernelsOf(plan.cpu.kernelSet)
+      .gatherTupleRow[static_cast<uint32_t>(form)][ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   OutOfBoundsFlag outOfBounds;
   parallel.For(rows.rowCount * pieces, 1, [&](uint64_t first, uint64_t last) {
     bool allInBounds = true;

@@ -132,11 +132,7 @@ void ApplyDistinct(const plan::Plan& plan, const plan::HostBuffers& buffers, con
 void ApplyBuckets(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                   const Buckets& buckets) {
   const BlockWriter write = MakeWriter(plan);
-  // Destinations are scattered: hint the block a few moves ahead (for writing), unless it is
-  // streamed.
-  const uint64_t blockBytes = plan.kernel.blockElements * plan.elementSize;
-  const uint64_t prefetchBytes =
-      blockBytes >= 64 && write.streamCopy == nullptr ? std::min<uint64_t>(blockBytes, 4096) : 0;
+  const uint64_t prefetchBytes = plan.cpu.prefetchBytes;  // of the block a few moves ahead
   constexpr uint64_t kAhead = 4;
   const std::vector<Move>& moves = buckets.moves;
   uint8_t* output = buffers.output;

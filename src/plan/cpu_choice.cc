@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "cpu/implementations.h"
+#include "cpu/kernel_set.h"
 #include "plan/plan.h"
 
 namespace gs::plan {
@@ -60,7 +61,18 @@ bool ElementRows(const Plan& plan, CpuChoice* choice) {
 
 bool GatherElementRows(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
   if (plan.isScatter || !ElementRows(plan, choice)) return false;
-  choice->streamOutput = Streams(machine, plan.kernel.unitCount * (2 * plan.elementSize + plan.indexSize));
+  const KernelConstants& k = plan.kernel;
+  RowGeometry& rows = choice->rows;
+  const uint64_t e = plan.elementSize, step = k.dataStrides[rows.inner], stride = k.indexedStrides[0];
+  const uint64_t bound = k.indexedSizes[0];
+  // Packed strips read their scratch copy: step 1, a row of `width` elements per position.
+  rows.offsetsFit31 = rows.packed ? cpu::RowOffsetsFit31(plan.elementSize, 1, rows.stripWidth, bound, rows.stripWidth)
+                                  : cpu::RowOffsetsFit31(plan.elementSize, step, stride, bound, rows.rowLength);
+  // A row that reads one contiguous data row (last axis) hints the next one into the cache,
+  // when that row is a few pages (perf/results/2026-11-26-notes-moved-from-code.md).
+  const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
+  choice->nextRowHintBytes = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024 ? rowReadBytes : 0;
+  choice->streamOutput = Streams(machine, k.unitCount * (2 * plan.elementSize + plan.indexSize));
   return true;
 }
 
@@ -78,6 +90,7 @@ bool GatherTupleRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* c
   choice->rows.rowLength = k.sizes[inner];
   choice->rows.rowCount = k.unitCount / k.sizes[inner];
   choice->rows.stripWidth = k.sizes[inner];
+  choice->rows.offsetsFit31 = cpu::TupleOffsetsFit31(k.indexedSizes, k.indexedStrides, k.tupleSize);
   choice->taskUnits = TaskUnits(plan.elementSize + k.tupleSize * plan.indexSize);
   return true;
 }
@@ -89,6 +102,10 @@ bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoi
   const uint64_t indexBytes = k.tupleSize * plan.indexSize;
   choice->streamOutput = Streams(machine, k.unitCount * (2 * blockBytes + indexBytes));
   choice->taskUnits = TaskUnits(blockBytes + indexBytes);
+  // About 16 KiB of blocks a chunk, resolved while the chunk before is copied; the first 4 KiB
+  // of each source hinted into L2.
+  choice->chunkUnits = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunkUnits);
+  choice->prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
   return true;
 }
 
@@ -177,6 +194,9 @@ CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads
       const uint64_t copyBlockBytes = plan.copy.blockElements * plan.elementSize;
       choice.streamCopy = copyBlockBytes >= 64 && Streams(machine, 2 * plan.copy.unitCount * copyBlockBytes);
       choice.taskUnits = TaskUnits(blockBytes);
+      // Destinations are scattered: the team walk hints blocks a few moves ahead (for writing),
+      // unless they are streamed.
+      choice.prefetchBytes = blockBytes >= 64 && !choice.streamOutput ? std::min<uint64_t>(blockBytes, 4096) : 0;
     }
     return choice;
   }

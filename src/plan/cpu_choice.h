@@ -44,6 +44,9 @@ struct RowGeometry {
   uint64_t rowCount = 0;    // units / rowLength
   uint64_t stripWidth = 0;  // columns per strip (rowLength: whole rows)
   bool packed = false;      // strips read or write their rows through a packed scratch copy
+  // Gathers: every offset a row reads fits in 31 bits, so the rows run the row kernels'
+  // Fit31 form (cpu/kernel_set.h: 32-bit lanes), packed strips from their scratch copy.
+  bool offsetsFit31 = false;
 };
 
 struct CpuChoice {
@@ -55,7 +58,14 @@ struct CpuChoice {
   bool streamCopy = false;    // scatters: the Input -> Output copy bypasses the cache
   bool indicesContiguous = false;  // validation: Indices in row-major order, one vector scan
   uint64_t taskUnits = 1;     // units per task so that a task moves kTaskBytes
+  // Hints ahead of the data, in bytes (0: none).
+  uint64_t nextRowHintBytes = 0;  // element rows reading one data row each: the next row's
+  uint64_t prefetchBytes = 0;     // block units: of each source (gathers) or destination (scatters)
+  uint64_t chunkUnits = 0;        // gather blocks: units resolved and prefetched a chunk ahead
 };
+
+// The most units a gather-blocks chunk holds (the walk's buffers are this long).
+inline constexpr uint64_t kMaxChunkUnits = 64;
 
 // Bytes below which a task is not worth waking a thread for.
 inline constexpr uint64_t kTaskBytes = 64 * 1024;

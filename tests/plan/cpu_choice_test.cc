@@ -42,6 +42,30 @@ TEST(CpuChoice, LastAxisGatherElementsIsElementRowsWithoutStrips) {
   EXPECT_EQ(choice.rows.rowCount, 256u);
   EXPECT_EQ(choice.rows.stripWidth, 512u);
   EXPECT_FALSE(choice.rows.packed);
+  EXPECT_TRUE(choice.rows.offsetsFit31);
+  EXPECT_EQ(choice.nextRowHintBytes, 0u);  // a 2 KiB data row: no hint
+}
+
+// What the rows need to know of their offsets and hints is decided once, for every row: the
+// 32-bit lane form only when every offset a row reads fits in 31 bits, and the next data row
+// hinted when it is a few pages.
+TEST(CpuChoice, RowFormsAndHintsAreDecidedForTheWholeCall) {
+  Tensor input(DataType::Float32, {256, 2048});
+  Tensor indices(DataType::Int64, {256, 512});
+  Tensor output(DataType::Float32, {256, 512});
+  GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 1};
+  plan::CpuChoice choice = ChoiceOf(OperatorType::GatherElements, &d);
+  EXPECT_TRUE(choice.rows.offsetsFit31);
+  EXPECT_EQ(choice.nextRowHintBytes, 2048u * 4);
+  // Rows of 2^31 elements: past the lanes.
+  Tensor wide(DataType::Float32, {1, 0x80000000u});
+  Tensor wideIndices(DataType::Int64, {1, 512});
+  Tensor wideOutput(DataType::Float32, {1, 512});
+  GatherElementsOperatorDesc w{&wide.desc, &wideIndices.desc, &wideOutput.desc, 1};
+  choice = ChoiceOf(OperatorType::GatherElements, &w);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherElementRows);
+  EXPECT_FALSE(choice.rows.offsetsFit31);
+  EXPECT_EQ(choice.nextRowHintBytes, 0u);  // 8 GiB: beyond a hint
 }
 
 TEST(CpuChoice, AxisZeroGatherElementsReadsPackedStrips) {
@@ -78,6 +102,7 @@ TEST(CpuChoice, GatherNdPairsAreTupleRows) {
   GatherNdOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2, 2};
   const plan::CpuChoice choice = ChoiceOf(OperatorType::GatherNd, &d);
   EXPECT_EQ(choice.oneThread, CpuImplementation::GatherTupleRows);
+  EXPECT_TRUE(choice.rows.offsetsFit31);
   EXPECT_EQ(choice.rows.rowLength, 1000u);
   EXPECT_EQ(choice.rows.rowCount, 1u);
   EXPECT_EQ(choice.taskUnits, plan::kTaskBytes / (4 + 2 * 8));
@@ -91,6 +116,8 @@ TEST(CpuChoice, EmbeddingRowsAreBlocks) {
   const plan::CpuChoice choice = ChoiceOf(OperatorType::Gather, &d);
   EXPECT_EQ(choice.oneThread, CpuImplementation::GatherBlocks);
   EXPECT_EQ(choice.taskUnits, plan::kTaskBytes / (256 * 4 + 4));
+  EXPECT_EQ(choice.chunkUnits, 16u);  // 16 KiB of 1 KiB blocks
+  EXPECT_EQ(choice.prefetchBytes, 1024u);
 }
 
 TEST(CpuChoice, SmallBlocksAndStridedElementsTakeTheGenericWalks) {
