@@ -94,7 +94,7 @@ struct StripRows {
 // the plan packed them.
 bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                        uint8_t* output, const Parallel& parallel, bool checked) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
   const RowTiling tiling = TileRows(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
@@ -163,7 +163,7 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
 template <typename IndexT>
 bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                   uint8_t* output, const Parallel& parallel) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const uint64_t e = plan.elementSize;
   const uint64_t blockBytes = k.blockElements * e;
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
@@ -219,7 +219,7 @@ bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
 // task's work so that one long row still spreads over the threads.
 bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                      uint8_t* output, const Parallel& parallel) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
   plan::KernelConstants outer = k;
   outer.rank = rows.inner;
@@ -247,7 +247,7 @@ bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
 // The generic walks: element units in chunks (elements), other units one by one.
 bool GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                     uint8_t* output, const Parallel& parallel, bool elements) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   OutOfBoundsFlag outOfBounds;
   WithElementSize(plan.elementSize, [&](auto element) {
     WithIndexType(plan.indexType, [&](auto index) {
@@ -269,7 +269,7 @@ bool GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t*
 Status FinishGather(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                     bool checked, bool allInBounds) {
   if (!checked) return Status::Ok();
-  if (plan.kernel.unitCount == 0) return ValidateIndices(plan, buffers.indices, parallel);
+  if (plan.walk.unitCount == 0) return ValidateIndices(plan, buffers.indices, parallel);
   if (allInBounds) return Status::Ok();
   const Status status = ValidateIndices(plan, buffers.indices, parallel);
   return status.ok() ? plan::IndicesChangedStatus(plan) : status;

@@ -30,7 +30,7 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   const uint8_t* indices = buffers.indices;
   const uint8_t* updates = buffers.updates;
   uint8_t* output = buffers.output;
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
   const RowTiling tiling = TileScatterStrips(plan);
   const uint64_t e = plan.elementSize, x = plan.indexSize;
@@ -87,7 +87,7 @@ Status RunScatterElementRows(const plan::Plan& plan, const plan::HostBuffers& bu
   NoteImplementationRun(plan::CpuImplementation::ScatterElementRows);
   const Status status = ValidateAndCopy(plan, buffers, parallel, checked, false);
   if (!status.ok()) return status;
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const ScatterRowFn row =
@@ -111,7 +111,7 @@ Status RunScatterUnits(const plan::Plan& plan, const plan::HostBuffers& buffers,
   IeeeFloatScope ieee;
   const BlockWriter write = MakeWriter(plan);
   WithIndexType(plan.indexType, [&](auto tag) {
-    ForEachMove<decltype(tag)>(plan.kernel, buffers.indices, 0, plan.kernel.unitCount,
+    ForEachMove<decltype(tag)>(plan.walk, buffers.indices, 0, plan.walk.unitCount,
                                [&](uint64_t destination, uint64_t source) {
                                  write(buffers.output, destination, buffers.updates, source);
                                });

@@ -61,7 +61,7 @@ struct BlockWriter {
 inline BlockWriter MakeWriter(const plan::Plan& plan) {
   const bool overwrite = plan.reduction == Reduction::None;
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
-  return {plan.elementSize, plan.kernel.blockElements,
+  return {plan.elementSize, plan.walk.blockElements,
           overwrite ? nullptr : SelectCombine(plan.dataType, plan.reduction),
           plan.cpu.streamOutput ? kernels.streamCopy : nullptr, kernels.streamFence};
 }

@@ -42,7 +42,7 @@ struct DestinationCount {
 template <typename IndexT>
 DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, const Parallel& parallel,
                                 Buckets* out) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const uint64_t threads = static_cast<uint64_t>(parallel.concurrency());
   const uint64_t buckets = threads * 4;
   const uint64_t extent = plan.tensor(plan::TensorRole::Output).extentElements;
@@ -120,8 +120,8 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
 template <typename IndexT>
 void ApplyDistinct(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel) {
   const BlockWriter write = MakeWriter(plan);
-  parallel.For(plan.kernel.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
-    ForEachMove<IndexT>(plan.kernel, buffers.indices, begin, end, [&](uint64_t destination, uint64_t source) {
+  parallel.For(plan.walk.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
+    ForEachMove<IndexT>(plan.walk, buffers.indices, begin, end, [&](uint64_t destination, uint64_t source) {
       write(buffers.output, destination, buffers.updates, source);
     });
     write.Fence();

@@ -435,7 +435,7 @@ Status CompileChecked(const OperatorDesc& desc, const MachineInfo& machine, Plan
   s = CheckOutputOverlap(rules, output);
   if (!s.ok()) return s;
 
-  plan->kernel = NormalizeWalk(walk.dims, walk.rank, walk.tuple, walk.tupleSize, walk.tupleStride);
+  plan->walk = NormalizeWalk(walk.dims, walk.rank, walk.tuple, walk.tupleSize, walk.tupleStride);
   if (plan->isScatter) plan->copy = NormalizeCopy(input, output);
   plan->validation = NormalizeValidation(indices, walk.tuple, walk.tupleSize);
   plan->cpu = ChooseCpuImplementation(*plan, machine);

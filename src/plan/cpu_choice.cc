@@ -33,7 +33,7 @@ bool Streams(const MachineInfo& machine, uint64_t touchedBytes) {
 // its columns of those rows into a packed scratch first, since rows a power of two apart share
 // a few cache sets and evict each other, while packed they stay in L2.
 bool ElementRows(const Plan& plan, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   if (k.blockElements != 1 || k.tupleSize != 1 || k.rank == 0) return false;
   const uint32_t inner = static_cast<uint32_t>(k.rank - 1);
   if (k.iterStrides[inner] != 1 || k.indexStrides[inner] != 1) return false;
@@ -61,7 +61,7 @@ bool ElementRows(const Plan& plan, CpuChoice* choice) {
 
 bool GatherElementRows(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
   if (plan.isScatter || !ElementRows(plan, choice)) return false;
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   RowGeometry& rows = choice->rows;
   const uint64_t e = plan.elementSize, step = k.dataStrides[rows.inner], stride = k.indexedStrides[0];
   const uint64_t bound = k.indexedSizes[0];
@@ -79,7 +79,7 @@ bool GatherElementRows(const Plan& plan, const MachineInfo& machine, Threads, Cp
 // GatherND element units whose tuples are contiguous along the last walked dim, as is the
 // output.
 bool GatherTupleRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   if (plan.isScatter || k.blockElements != 1 || k.tupleSize < 2 || k.rank == 0) return false;
   const uint32_t inner = static_cast<uint32_t>(k.rank - 1);
   if (k.iterStrides[inner] != 1 || k.indexStrides[inner] != k.tupleSize || k.tupleStride != 1 ||
@@ -96,7 +96,7 @@ bool GatherTupleRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* c
 }
 
 bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   const uint64_t blockBytes = k.blockElements * plan.elementSize;
   if (plan.isScatter || blockBytes < 64) return false;
   const uint64_t indexBytes = k.tupleSize * plan.indexSize;
@@ -110,13 +110,13 @@ bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoi
 }
 
 bool GatherElementUnits(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
-  if (plan.isScatter || plan.kernel.blockElements != 1) return false;
-  choice->taskUnits = TaskUnits(plan.elementSize + plan.kernel.tupleSize * plan.indexSize);
+  if (plan.isScatter || plan.walk.blockElements != 1) return false;
+  choice->taskUnits = TaskUnits(plan.elementSize + plan.walk.tupleSize * plan.indexSize);
   return true;
 }
 
 bool GatherUnits(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   if (plan.isScatter) return false;
   choice->taskUnits = TaskUnits(k.blockElements * plan.elementSize + k.tupleSize * plan.indexSize);
   return true;
@@ -128,7 +128,7 @@ bool GatherUnits(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choic
 // update wins, reductions fold in row-major order), through a packed copy of its columns.
 bool ScatterStrips(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
   if (!plan.isScatter || !ElementRows(plan, choice) || !choice->rows.packed) return false;
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   return k.dataStrides[choice->rows.inner] * choice->rows.rowLength <= k.indexedStrides[0];
 }
 
@@ -138,7 +138,7 @@ bool ScatterStrips(const Plan& plan, const MachineInfo&, Threads, CpuChoice* cho
 // each task writes a range of units; some, units are bucketed by destination range, each
 // bucket applied by one task in row-major order.
 bool ScatterUnitsByDestination(const Plan& plan, const MachineInfo&, Threads threads, CpuChoice*) {
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   const uint64_t updateBytes = k.unitCount * k.blockElements * plan.elementSize;
   return plan.isScatter && threads == Threads::Many && updateBytes >= kScatterTeamBytes && k.unitCount >= 2;
 }
@@ -176,7 +176,7 @@ CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads
   // An empty indexed tensor (every index out of bounds) or an empty walk: the generic walks,
   // which touch the indexed tensor only through an index in bounds.
   const TensorView& indexed = plan.tensor(plan.isScatter ? TensorRole::Output : TensorRole::Input);
-  const bool generic = indexed.elementCount == 0 || plan.kernel.unitCount == 0;
+  const bool generic = indexed.elementCount == 0 || plan.walk.unitCount == 0;
   for (const Entry& entry : kImplementations) {
     CpuChoice choice;
     if (generic && entry.implementation != CpuImplementation::GatherUnits &&
@@ -188,9 +188,9 @@ CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads
     if (plan.isScatter) {
       // Overwrites of whole lines into an output too large to keep in cache are streamed: a
       // scattered row then costs its write only, not a read for ownership first.
-      const uint64_t blockBytes = plan.kernel.blockElements * plan.elementSize;
+      const uint64_t blockBytes = plan.walk.blockElements * plan.elementSize;
       choice.streamOutput = plan.reduction == Reduction::None && blockBytes >= 64 &&
-                            Streams(machine, 2 * plan.kernel.unitCount * blockBytes);
+                            Streams(machine, 2 * plan.walk.unitCount * blockBytes);
       const uint64_t copyBlockBytes = plan.copy.blockElements * plan.elementSize;
       choice.streamCopy = copyBlockBytes >= 64 && Streams(machine, 2 * plan.copy.unitCount * copyBlockBytes);
       choice.taskUnits = TaskUnits(blockBytes);

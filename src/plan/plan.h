@@ -50,7 +50,7 @@ struct Plan {
 
   TensorView tensors[kTensorRoleCount];  // by TensorRole
 
-  KernelConstants kernel = {};
+  KernelConstants walk = {};  // the units both engines walk, and what each reads (plan_constants.h)
   CopyConstants copy = {};          // scatters only
   IndexValidation validation = {};
 
