@@ -13,8 +13,8 @@
 namespace gs::cpu {
 
 uint64_t CacheBytes(int level) {
-  // sysfs, as lscpu reads it: glibc's sysconf can disagree with it (perf/results: the
-  // 2026-11-26 notes moved from code).
+  // sysfs, as lscpu reads it: glibc's sysconf can report a host's L3 rather than the VM's
+  // (perf/results/2026-11-26-notes-moved-from-code.md).
   uint64_t found = 0;
   for (int index = 0; index < 8; ++index) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";

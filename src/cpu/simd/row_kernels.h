@@ -26,23 +26,21 @@ namespace gs::cpu::simd {
 // inline instantiation could hand AVX-512 code to a CPU without it).
 namespace {
 
-// Output in 64-byte blocks, each gathered into registers and stored at once: a fixed-length
+// Output in 64-byte lines, each gathered into registers and stored at once: a fixed-length
 // inner loop (out-of-bounds elements are zero), then one vector store, non-temporal when
-// kStream. `source(j, &offset)` sets the element that output j reads and says whether its
-// index is in bounds. Measured on rows of 4096 float32 with int64 indices against one store
-// per element: 1.4-1.9x faster (perf/README.md). kTrack (checked mode): returns whether every
-// index was in bounds; otherwise true.
+// kStream, rather than one store per element. `source(j, &offset)` sets the element that
+// output j reads and says whether its index is in bounds. kTrack (checked mode): returns
+// whether every index was in bounds; otherwise true. Figures: perf/results/2026-11-26-notes-moved-from-code.md.
 template <class Arch, size_t N, bool kStream, bool kTrack, class Source>
-bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source, NextRowData next = {}) {
+bool GatherLines(const uint8_t* data, uint8_t* out, uint64_t n, Source source, NextRowData next = {}) {
   using W = Word<N>;
   constexpr uint64_t kBlock = 64 / N;
   NextRowHints hints(next, n / kBlock);
   // Out-of-bounds elements are counted in a register of the loop that loads them (a flag
   // written through a reference could alias the byte stores and be reloaded every element),
-  // on the rare path that skips their load: then the count costs the common path nothing
-  // (checked f16 rows 22.5 -> 26.3 GB/s, i8 24.2 -> 24.9, 2 threads, AMD EPYC, where counting
-  // every element's verdict had cost them 10-20%). Unchecked, the same form measured 6%
-  // slower than loading element 0 (always in the view) for an out-of-bounds one.
+  // on the rare path that skips their load: then the count costs the common path nothing.
+  // Unchecked, loading element 0 (always in the view) for an out-of-bounds one is faster
+  // than that branch, so the two modes differ.
   const auto element = [&](uint64_t j, uint64_t* bad) -> W {
     uint64_t offset;
     W value;
@@ -176,7 +174,7 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
       uint64_t done;
       const bool blocksOk = GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack>(
           data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
-      // The tail, shorter than a block, through the block kernel's element loop.
+      // The tail, shorter than a block, through the line kernel's element loop.
       return GatherRow<Arch, N, IndexT, kStream, kTrack, false>(data + done * dataStep * N, dataStep, indexedStride,
                                                                 bound, indices + done * sizeof(IndexT), out + done * N,
                                                                 n - done, {}) &&
@@ -194,24 +192,24 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     };
   };
   if (dataStep == 0 && indexedStride == 1) {
-    return GatherBlocks<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }), next);
+    return GatherLines<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }), next);
   }
   if (dataStep == 1) {
-    return GatherBlocks<Arch, N, kStream, kTrack>(
+    return GatherLines<Arch, N, kStream, kTrack>(
         data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }), next);
   }
-  return GatherBlocks<Arch, N, kStream, kTrack>(
+  return GatherLines<Arch, N, kStream, kTrack>(
       data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }), next);
 }
 
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
 // p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
-// of bounds; through GatherBlocks.
+// of bounds; through GatherLines.
 template <class Arch, size_t N, typename IndexT>
-bool GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  return GatherBlocks<Arch, N, false, true>(data, out, n, [&](uint64_t j, uint64_t* to) {
+  return GatherLines<Arch, N, false, true>(data, out, n, [&](uint64_t j, uint64_t* to) {
     uint64_t offset = 0;
     bool all = true;
     for (uint64_t c = 0; c < tupleSize; ++c) {
@@ -239,12 +237,12 @@ bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t*
     } else {
       vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
     }
-    return GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * done * sizeof(IndexT),
+    return GatherTupleLines<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * done * sizeof(IndexT),
                                               out + done * 4, n - done) &&
            vectorOk;
   }
 #endif
-  return GatherTupleBlocks<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
+  return GatherTupleLines<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
 }
 
 template <size_t N, typename IndexT>
