@@ -165,8 +165,12 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
                const uint8_t* indices, uint8_t* out, uint64_t n, NextRowData next) {
 #ifndef GS_SCALAR_ONLY
   if constexpr (kFit31 && N == 4 && kHasHardwareGather<Arch>) {
-    return GatherRow4Vector<Arch, IndexT, kStream, kTrack>(data, dataStep, indexedStride, bound, indices, out, n,
-                                                           next);
+    // Last-axis rows, the layout the plan makes most, without the layout's tests per vector.
+    if (dataStep == 0 && indexedStride == 1) {
+      return GatherRow4Vector<Arch, IndexT, kStream, kTrack, true>(data, 0, 1, bound, indices, out, n, next);
+    }
+    return GatherRow4Vector<Arch, IndexT, kStream, kTrack, false>(data, dataStep, indexedStride, bound, indices, out,
+                                                                  n, next);
   }
   if constexpr (kFit31 && N <= 2 && kAvx512Positions<Arch>) {
     if (n >= 64 / N) {  // at least one block

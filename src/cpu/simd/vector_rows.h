@@ -130,7 +130,8 @@ inline void GatherStore4(const uint8_t* data, const Lanes32<Arch>& offsets,
 // rows, packed strips): one hardware gather a vector beats the line kernel's element loop
 // (perf/results/2026-11-26-notes-moved-from-code.md). For 1- and 2-byte elements, which have no gather, loading one
 // by one from the vector's offsets is slower.
-template <class Arch, typename IndexT, bool kStream, bool kTrack>
+// kLastAxis: the caller knows dataStep is 0 and indexedStride 1 (the lanes are the positions).
+template <class Arch, typename IndexT, bool kStream, bool kTrack, bool kLastAxis>
 bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                       uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n, NextRowData next) {
   using V = Lanes32<Arch>;
@@ -146,15 +147,15 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
     hints.Block();
     const Positions<Arch> p = LoadPositions<Arch, IndexT>(idx + j, bounds);
     if constexpr (kTrack) allOk = allOk & p.ok;
-    V offsets = indexedStride == 1 ? p.at : p.at * stride;
-    if (dataStep != 0) offsets = offsets + iota + V(static_cast<int32_t>(j));
+    V offsets = kLastAxis || indexedStride == 1 ? p.at : p.at * stride;
+    if (!kLastAxis && dataStep != 0) offsets = offsets + iota + V(static_cast<int32_t>(j));
     GatherStore4<Arch, kStream>(data, offsets, p.ok, out + j * 4);
   }
   bool allInBounds = xsimd::all(allOk);
   using Half = HalfWidthSet<Arch>;
   if constexpr (!std::is_void_v<Half>) {
     if (n - j >= Lanes32<Half>::size) {
-      return GatherRow4Vector<Half, IndexT, kStream, kTrack>(data + j * dataStep * 4, dataStep, indexedStride, bound,
+      return GatherRow4Vector<Half, IndexT, kStream, kTrack, kLastAxis>(data + j * dataStep * 4, dataStep, indexedStride, bound,
                                                              indices + j * sizeof(IndexT), out + j * 4, n - j, {}) &&
              allInBounds;
     }
