@@ -33,7 +33,11 @@ class CompiledOperator {
 };
 
 // Validates the desc against every rule of the spec and builds the plan both engines run.
-// On failure *compiled is left unchanged.
+// On failure *compiled is left unchanged. Returns:
+// - Ok;
+// - InvalidArgument: compiled is null, or the desc breaks a rule (the message names the
+//   operator, the field, its value and the rule);
+// - OutOfMemory: an allocation failed while compiling.
 Status CompileOperator(const OperatorDesc& desc, CompiledOperator* compiled);
 
 }  // namespace gs
