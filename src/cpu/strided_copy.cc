@@ -1,5 +1,6 @@
 // The Input -> Output copy that starts a scatter that is not in place: block copies, large
-// blocks split so that every thread copies, streamed past the caches when the plan says so.
+// blocks split into the plan's pieces so that every thread copies, streamed past the caches
+// when the plan says so.
 #include <algorithm>
 #include <cstring>
 
@@ -10,10 +11,6 @@
 namespace gs::cpu {
 
 namespace {
-
-// Large blocks are split into pieces of this many bytes, so that one contiguous tensor is
-// still copied by every thread.
-constexpr uint64_t kPieceBytes = 256 * 1024;
 
 // Source (offsets[0]) and destination (offsets[1]) element offsets of a copy's units.
 plan::Odometer<2> CopyOdometer(const plan::CopyConstants& c, uint64_t unit) {
@@ -42,14 +39,15 @@ void RunStridedCopy(const plan::Plan& plan, const uint8_t* source, uint8_t* dest
       std::memcpy(to, from, bytes);
     }
   };
-  if (blockBytes > 2 * kPieceBytes) {
-    const uint64_t pieces = (blockBytes + kPieceBytes - 1) / kPieceBytes;
+  const uint64_t pieceBytes = plan.cpu.copyPieceBytes;
+  if (pieceBytes != 0) {
+    const uint64_t pieces = (blockBytes + pieceBytes - 1) / pieceBytes;
     parallel.For(c.unitCount * pieces, 1, [&](uint64_t begin, uint64_t end) {
       for (uint64_t t = begin; t < end; ++t) {
         const plan::Odometer<2> unit = CopyOdometer(c, t / pieces);
-        const uint64_t offset = (t % pieces) * kPieceBytes;
+        const uint64_t offset = (t % pieces) * pieceBytes;
         copy(destination + unit.offsets[1] * e + offset, source + unit.offsets[0] * e + offset,
-             std::min(kPieceBytes, blockBytes - offset));
+             std::min(pieceBytes, blockBytes - offset));
       }
       if (stream) kernels.streamFence();
     });

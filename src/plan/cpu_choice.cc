@@ -23,6 +23,9 @@ constexpr uint64_t kStripReadBytes = 1024 * 1024;
 // Below this many bytes of updates one thread finishes a scatter sooner than a team would.
 constexpr uint64_t kScatterTeamBytes = 256 * 1024;
 
+// The pieces a scatter's Input -> Output copy splits large blocks into.
+constexpr uint64_t kCopyPieceBytes = 256 * 1024;
+
 bool Streams(const MachineInfo& machine, uint64_t touchedBytes) {
   return machine.llcBytes > 0 && touchedBytes > machine.llcBytes;
 }
@@ -193,6 +196,9 @@ CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads
                             Streams(machine, 2 * plan.walk.unitCount * blockBytes);
       const uint64_t copyBlockBytes = plan.copy.blockElements * plan.elementSize;
       choice.streamCopy = copyBlockBytes >= 64 && Streams(machine, 2 * plan.copy.unitCount * copyBlockBytes);
+      // Blocks of more than two pieces are split, so that one contiguous tensor is still
+      // copied by every thread.
+      choice.copyPieceBytes = copyBlockBytes > 2 * kCopyPieceBytes ? kCopyPieceBytes : 0;
       choice.taskUnits = TaskUnits(blockBytes);
       // Destinations are scattered: the team walk hints blocks a few moves ahead (for writing),
       // unless they are streamed.

@@ -186,6 +186,8 @@ TEST(CpuChoice, OutputsStreamOnlyWhenTheCallTouchesMoreThanTheThreshold) {
     const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(4 * 1024 * 1024));
     EXPECT_FALSE(choice.streamOutput);
     EXPECT_FALSE(choice.streamCopy);
+    // The copy is one contiguous block of 1 MB: pieces of 256 KiB, so every thread copies.
+    EXPECT_EQ(choice.copyPieceBytes, 256u * 1024);
   }
 }
 
