@@ -174,6 +174,14 @@ constexpr Entry kImplementations[kCpuImplementationCount] = {
     {CpuImplementation::ScatterUnits, "scatter_units", ScatterUnits, cpu::RunScatterUnits},
 };
 
+constexpr bool InEnumOrder() {
+  for (uint32_t i = 0; i < kCpuImplementationCount; ++i) {
+    if (static_cast<uint32_t>(kImplementations[i].implementation) != i) return false;
+  }
+  return true;
+}
+static_assert(InEnumOrder(), "the list is indexed by CpuImplementation");
+
 // The first implementation of the list that applies on `threads`, with its geometry.
 CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads threads) {
   // An empty indexed tensor (every index out of bounds) or an empty walk: the generic walks,
