@@ -13,7 +13,8 @@ class CompiledOperator;
 namespace plan {
 struct Plan;
 struct MachineInfo;
-// Internal (tests): compiles for a given machine rather than this one.
+// Internal (tests): CompileOperator for the given machine rather than this one; the same
+// Status codes.
 Status CompileOperatorFor(const OperatorDesc& desc, const MachineInfo& machine, CompiledOperator* compiled);
 }  // namespace plan
 
