@@ -81,7 +81,7 @@ bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
   if (FAILED(run.constants->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) return false;
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     ConstantBlock block = {};
-    block.kernel = plan.kernel;
+    block.kernel = plan.walk;
     block.copy = plan.copy;
     block.validation = plan.validation;
     block.pass = run.schedule.passes[i].constants;

@@ -8,9 +8,15 @@
 
 namespace gs {
 
+class CompiledOperator;
+
 namespace plan {
 struct Plan;
-}
+struct MachineInfo;
+// Internal (tests): CompileOperator for the given machine rather than this one; the same
+// Status codes.
+Status CompileOperatorFor(const OperatorDesc& desc, const MachineInfo& machine, CompiledOperator* compiled);
+}  // namespace plan
 
 class CompiledOperator {
  public:
@@ -22,12 +28,17 @@ class CompiledOperator {
   const plan::Plan* plan() const { return plan_.get(); }
 
  private:
-  friend Status CompileOperator(const OperatorDesc& desc, CompiledOperator* compiled);
+  friend Status plan::CompileOperatorFor(const OperatorDesc& desc, const plan::MachineInfo& machine,
+                                         CompiledOperator* compiled);
   std::shared_ptr<const plan::Plan> plan_;
 };
 
 // Validates the desc against every rule of the spec and builds the plan both engines run.
-// On failure *compiled is left unchanged.
+// On failure *compiled is left unchanged. Returns:
+// - Ok;
+// - InvalidArgument: compiled is null, or the desc breaks a rule (the message names the
+//   operator, the field, its value and the rule);
+// - OutOfMemory: an allocation failed while compiling.
 Status CompileOperator(const OperatorDesc& desc, CompiledOperator* compiled);
 
 }  // namespace gs

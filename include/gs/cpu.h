@@ -45,7 +45,10 @@ struct TensorBindings {
 };
 
 enum class IndexChecking {
-  Checked,    // indices validated before anything is written; a bad one fails the call
+  // Every index is validated; the first bad one in row-major order fails the call with
+  // InvalidArgument. A failed scatter leaves its output untouched; a failed gather may have
+  // written its output view (never a byte outside it), as PyTorch and ONNX Runtime do.
+  Checked,
   Unchecked,  // out-of-bounds gathers give zeros, out-of-bounds scatter updates are dropped
 };
 
@@ -58,6 +61,15 @@ struct CpuExecuteOptions {
   tbb::task_arena* Arena = nullptr;
 };
 
+// Runs a compiled operator on host buffers, on the calling thread and oneTBB's. Returns:
+// - Ok;
+// - InvalidArgument: op is empty; options.ThreadCount is negative or options.Checking not an
+//   IndexChecking; a binding is missing, too small for its view or overlaps another wrongly;
+//   checked mode met an index out of range (the message names IndicesTensor, the first bad
+//   position in row-major order, its value and the valid range; see IndexChecking::Checked
+//   for what the output holds then);
+// - OutOfMemory: an allocation failed during the call (a scatter then wrote nothing);
+// - Internal: an unexpected failure inside the engine (a bug; the message says what).
 Status ExecuteOnCpu(const CompiledOperator& op, const TensorBindings& bindings,
                     const CpuExecuteOptions& options = {});
 

@@ -37,8 +37,15 @@ struct D3D12Bindings {
 class D3D12Recording {
  public:
   ~D3D12Recording();
-  // After the command list has completed: Ok, or in checked mode the CPU engine's error for
-  // the first bad index (the output was then not written).
+  // After the command list has completed. Returns:
+  // - Ok;
+  // - InvalidArgument: checked mode met an index out of range, with the CPU engine's message;
+  //   the output holds what ExecuteOnCpu's would (IndexChecking::Checked: a failed scatter
+  //   left it untouched, a failed gather may have written its view);
+  // - Unsupported: more updates landed on one output element than this path folds (nothing
+  //   was written; ExecuteOnCpu runs it);
+  // - DeviceRemoved: the device was removed before the GPU ran it;
+  // - OutOfMemory, Internal: reading the result back failed.
   Status Result() const;
 
   struct State;
@@ -62,6 +69,8 @@ class D3D12Engine {
  public:
   // With device == nullptr the engine makes its own (Linux: vkd3d on the first Vulkan device,
   // lavapipe when no GPU; Windows: the default adapter). A caller's device gets a reference.
+  // Returns Ok; Unsupported (no device could be made: fall back to ExecuteOnCpu); OutOfMemory;
+  // Internal (creating the pipelines, the queue or its objects failed).
   static Status Create(ID3D12Device* device, std::unique_ptr<D3D12Engine>* engine);
 
   ~D3D12Engine();
@@ -75,13 +84,19 @@ class D3D12Engine {
   // tensors. A multiple of 16 in [16, 2^27]. Each tensor is bound as 8 such windows of its
   // buffer and each scatter scratch list (a word per output element, per update) as 4; a
   // larger one answers StatusCode::Unsupported. Not while a call is running.
+  // Returns Ok, or InvalidArgument when elements is not such a multiple (nothing changes).
   Status SetViewElementLimit(uint64_t elements);
 
   // Uploads the bytes the input views span (never the rest of a buffer), runs the operator,
   // writes back only the output view's elements and waits; the limits are checked first. Same
-  // contract as ExecuteOnCpu: checked mode fails with the CPU engine's message and leaves the
-  // output untouched. StatusCode::Unsupported when this path cannot run the plan (the caller
-  // may fall back to ExecuteOnCpu).
+  // contract as ExecuteOnCpu. Returns:
+  // - Ok;
+  // - InvalidArgument: as ExecuteOnCpu (empty op, bindings, checked mode's first bad index with
+  //   the CPU engine's message; see IndexChecking::Checked for what the output holds then);
+  // - Unsupported: this path cannot run the plan (a limit above; nothing written): the caller
+  //   may fall back to ExecuteOnCpu;
+  // - OutOfMemory: an allocation (host or GPU) failed; DeviceRemoved: the device was removed,
+  //   and no byte the GPU did not write reaches the output; Internal: a D3D12 call failed.
   Status ExecuteOnHost(const CompiledOperator& op, const TensorBindings& bindings,
                        IndexChecking checking = IndexChecking::Checked);
 
@@ -90,7 +105,10 @@ class D3D12Engine {
   // (NON_PIXEL_SHADER_RESOURCE), OutputTensor (created with ALLOW_UNORDERED_ACCESS) in
   // UNORDERED_ACCESS; they stay so. Each binding's Offset + SizeInBytes must lie inside its
   // resource (InvalidArgument otherwise). The list's root signature, pipeline and descriptor heap
-  // are replaced: the caller sets its own again afterwards.
+  // are replaced: the caller sets its own again afterwards. Returns Ok (the index check's
+  // verdict comes later, from recording->Result()); InvalidArgument (empty op, null list,
+  // IndexChecking not a value, bindings); Unsupported (as ExecuteOnHost; nothing recorded); OutOfMemory;
+  // DeviceRemoved; Internal (a D3D12 call failed).
   Status Record(const CompiledOperator& op, ID3D12GraphicsCommandList* list,
                 const D3D12Bindings& buffers, IndexChecking checking,
                 std::unique_ptr<D3D12Recording>* recording);

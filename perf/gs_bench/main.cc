@@ -18,7 +18,7 @@
 #include <benchmark/benchmark.h>
 
 #include "cpu/kernel_set.h"  // internal: which kernel set the engine chose, for the context
-#include "plan/cpu_choice.h"  // internal: the cache size the plan streams above, for the context
+#include "cpu/machine.h"  // internal: the cache size the plan streams above, for the context
 #include "counts.h"
 #include "partition.h"
 #include "reporting.h"
@@ -182,7 +182,7 @@ std::vector<std::pair<std::string, std::string>> Context(const CommandLine& cl) 
           {"gs_version", GS_VERSION_STRING},
           {"gs_git_commit", GS_GIT_COMMIT},
           {"kernel_set", gs::cpu::KernelSetName(gs::cpu::ActiveKernelSet())},
-          {"llc_bytes", std::to_string(gs::plan::LastLevelCacheBytes())},
+          {"llc_bytes", std::to_string(gs::cpu::ThisMachine().llcBytes)},
           {"huge_pages", HugePageMode()},
           {"suite", cl.suite_path},
           {"gs_bench_mode", cl.valgrind_calls > 0 ? "valgrind"

@@ -1,35 +1,14 @@
-// ExecuteOnCpu: bind, validate (checked mode), then run the plan's kernels.
+// ExecuteOnCpu: check the call, then run the entry of the implementation list the plan chose.
 #include <new>
-#include <optional>
 
-#include "cpu/kernels.h"
+#include "cpu/implementations.h"
 #include "cpu/parallel.h"
-#include "cpu/scatter.h"
-#include "cpu/validate_indices.h"
 #include "gs/cpu.h"
-#include "plan/bad_index.h"
 #include "plan/call_checks.h"
 #include "plan/plan.h"
 
 namespace gs {
 namespace {
-
-// A checked gather validates in the pass that uses the indices (a failed one may leave its
-// output view partly written: semantics.md); only when that pass met a bad index does a
-// second one name the first in row-major order, the same whatever the tiles' order. An empty
-// output reads no index, so its indices are validated on their own.
-Status RunGatherCall(const plan::Plan& plan, const plan::HostBuffers& bound,
-                     const cpu::Parallel& parallel, bool checked) {
-  if (plan.kernel.unitCount == 0) {
-    cpu::NoteImplementationRun(plan.cpu.implementation);  // the generic walk, over no unit
-    return checked ? cpu::ValidateIndices(plan, bound.indices, parallel) : Status::Ok();
-  }
-  if (cpu::RunGather(plan, bound.input, bound.indices, bound.output, parallel, checked) || !checked) {
-    return Status::Ok();
-  }
-  const Status status = cpu::ValidateIndices(plan, bound.indices, parallel);
-  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
-}
 
 Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
                const CpuExecuteOptions& options) {
@@ -46,20 +25,10 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
   if (!status.ok()) return status;
 
   const cpu::Parallel parallel(options);
-  const bool checked = options.Checking == IndexChecking::Checked;
-  if (!plan.isScatter) return RunGatherCall(plan, bound, parallel, checked);
-  // The schedule allocates and reads before anything is written; when it has read every index
-  // (bucketed), that read is the validation, and a second pass runs only to name a bad one.
-  const cpu::ScatterSchedule schedule(plan, bound.indices, parallel);
-  if (checked && !schedule.IndicesKnownValid()) {
-    status = cpu::ValidateIndices(plan, bound.indices, parallel);
-    if (!status.ok()) return status;
-  }
-  if (!bound.inPlace) {
-    cpu::RunStridedCopy(plan, bound.input, bound.output, parallel);
-  }
-  schedule.Apply(bound.updates, bound.output);
-  return Status::Ok();
+  // The plan chose an entry of the implementation list for each; the thread count picks one.
+  const plan::CpuImplementation implementation =
+      parallel.concurrency() > 1 ? plan.cpu.manyThreads : plan.cpu.oneThread;
+  return plan::CpuRunOf(implementation)(plan, bound, parallel, options.Checking == IndexChecking::Checked);
 }
 
 }  // namespace
@@ -67,14 +36,16 @@ Status Execute(const plan::Plan& plan, const TensorBindings& bindings,
 namespace cpu {
 
 namespace {
-thread_local plan::CpuImplementation lastImplementationRun = plan::CpuImplementation::GatherUnits;
+thread_local ImplementationRun lastImplementationRun;
 }  // namespace
 
 void NoteImplementationRun(plan::CpuImplementation implementation) {
-  lastImplementationRun = implementation;
+  lastImplementationRun = {implementation, Destinations::NotCounted};
 }
 
-plan::CpuImplementation LastImplementationRun() { return lastImplementationRun; }
+void NoteDestinations(Destinations destinations) { lastImplementationRun.destinations = destinations; }
+
+ImplementationRun LastImplementationRun() { return lastImplementationRun; }
 
 }  // namespace cpu
 

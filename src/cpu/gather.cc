@@ -1,15 +1,17 @@
-// Gathers: the implementations of plan::CpuImplementation, keyed by element size and index
-// type; the plan chose one (plan/cpu_choice.cc), RunGather runs it.
+// The gather entries of the CPU implementation list (plan/cpu_choice.cc): their walks, keyed
+// by element size and index type, and their run functions.
 #include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <new>
 #include <vector>
 
+#include "cpu/implementations.h"
 #include "cpu/kernel_set.h"
-#include "cpu/kernels.h"
 #include "cpu/row_walk.h"
+#include "cpu/validate_indices.h"
 #include "cpu/walk.h"
+#include "plan/bad_index.h"
 
 namespace gs::cpu {
 namespace {
@@ -80,30 +82,34 @@ class OutOfBoundsFlag {
   std::atomic<bool> seen_{false};
 };
 
-// The rows a packed strip reads: its scratch copy, or the input in place.
+// The rows a packed strip reads: its scratch copy, or the input in place, and the row kernel
+// form for them.
 struct StripRows {
   const uint8_t* rows;
   uint64_t step, stride;
+  GatherRowFn row;
 };
 
 // Rows of the last walked dim through the kernel set's row kernel, in strips of columns when
 // the plan packed them.
 bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                        uint8_t* output, const Parallel& parallel, bool checked) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
   const RowTiling tiling = TileRows(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
-  const KernelTable& kernels = ActiveKernels();
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamOutput;
-  // Checked mode: the tracked kernels (they count bad indices as they go).
-  const GatherRowFn row = (stream ? kernels.gatherRowStreamed : kernels.gatherRow)
-      [checked][ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  // Checked mode: the tracked kernels (they count bad indices as they go). The plan's form;
+  // a strip read in place (no scratch) takes any offsets.
+  const auto& forms = stream ? kernels.gatherRowStreamed : kernels.gatherRow;
+  const uint32_t log2 = ElementSizeLog2(plan.elementSize), kind = IndexKind(plan.indexType);
+  const RowOffsets form = rows.offsetsFit31 ? RowOffsets::Fit31 : RowOffsets::Any;
+  const GatherRowFn row = forms[static_cast<uint32_t>(form)][checked][log2][kind];
+  const GatherRowFn rowInPlace = forms[static_cast<uint32_t>(RowOffsets::Any)][checked][log2][kind];
   const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
-  // A row that reads one contiguous data row (last axis): the kernel hints the next one.
-  const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
-  const bool hintNextRow = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024;
+  const uint64_t nextRowBytes = plan.cpu.nextRowHintBytes;
   // Task t covers strip (t % strips) of rows [rows * (t / strips) / slices, ...).
   OutOfBoundsFlag outOfBounds;
   parallel.For(tiling.tasks(), tiling.grain, [&](uint64_t first, uint64_t last) {
@@ -119,8 +125,8 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
         for (uint64_t r = rowBegin; r < rowEnd; ++r) {
           const uint64_t data = cursor.data(), index = cursor.index(), iter = cursor.iter();
           cursor.Next();
-          const NextRowData next = hintNextRow && r + 1 < rowEnd ? NextRowData{input + cursor.data() * e, rowReadBytes}
-                                                                  : NextRowData{};
+          const NextRowData next = nextRowBytes != 0 && r + 1 < rowEnd ? NextRowData{input + cursor.data() * e, nextRowBytes}
+                                                                        : NextRowData{};
           allInBounds &= row(input + (data + column * step) * e, step, stride, bound,
                              indices + (index + column) * x, output + (iter + column) * e, width, next);
         }
@@ -131,8 +137,8 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
       // packed copy, or in place when no scratch could be had.
       uint8_t* scratch = StripScratch(bound * width * e);
       if (scratch != nullptr) PackStrip(input, step, stride, bound, e, column, width, scratch);
-      const StripRows source = scratch != nullptr ? StripRows{scratch, 1, width}
-                                                  : StripRows{input + column * step * e, step, stride};
+      const StripRows source = scratch != nullptr ? StripRows{scratch, 1, width, row}
+                                                  : StripRows{input + column * step * e, step, stride, rowInPlace};
       UnitCursor ahead(tiling.outer, std::min(rowEnd, rowBegin + kRowsAhead));
       for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next()) {
         if (r + kRowsAhead < rowEnd) {
@@ -140,7 +146,7 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
           PrefetchForWrite(output + (ahead.iter() + column) * e, width * e);
           ahead.Next();
         }
-        allInBounds &= row(source.rows, source.step, source.stride, bound,
+        allInBounds &= source.row(source.rows, source.step, source.stride, bound,
                            indices + (cursor.index() + column) * x,
                            output + (cursor.iter() + column) * e, width, NextRowData{});
       }
@@ -157,18 +163,16 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
 template <typename IndexT>
 bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                   uint8_t* output, const Parallel& parallel) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const uint64_t e = plan.elementSize;
   const uint64_t blockBytes = k.blockElements * e;
-  const KernelTable& kernels = ActiveKernels();
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamOutput;
-  constexpr uint64_t kMaxChunk = 64;
   constexpr uint64_t kOutOfBounds = ~uint64_t{0};
-  const uint64_t chunk = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunk);
-  const uint64_t prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
+  const uint64_t chunk = plan.cpu.chunkUnits, prefetchBytes = plan.cpu.prefetchBytes;
   OutOfBoundsFlag outOfBounds;
   parallel.For(k.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
-    uint64_t sources[2][kMaxChunk], destinations[2][kMaxChunk];
+    uint64_t sources[2][plan::kMaxChunkUnits], destinations[2][plan::kMaxChunkUnits];
     bool allInBounds = true;
     UnitCursor cursor(k, begin);
     // Resolves the cursor's unit into unit u of slot s, prefetching its source.
@@ -181,8 +185,7 @@ bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
       sources[s][u] = inBounds ? source : kOutOfBounds;
       if (!inBounds) return;
       // Into L2 (prefetcht1), not L1: hints into L1 stalled the loop once the core's L1 miss
-      // buffers were full (2 threads, AMD EPYC: GatherND rows 28 -> 42-46 GB/s, GatherND1
-      // 25 -> 41, embedding 47 -> 48-53); the copy then takes the rows from L2.
+      // buffers were full; the copy then takes the rows from L2 (perf/results/2026-11-26-notes-moved-from-code.md).
       const uint8_t* p = input + source * e;
       for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 2);
     };
@@ -216,21 +219,19 @@ bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* i
 // task's work so that one long row still spreads over the threads.
 bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                      uint8_t* output, const Parallel& parallel) {
-  const plan::KernelConstants& k = plan.kernel;
+  const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
   plan::KernelConstants outer = k;
   outer.rank = rows.inner;
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const uint64_t pieceUnits = plan.cpu.taskUnits;
   const uint64_t pieces = (rows.rowLength + pieceUnits - 1) / pieceUnits;
-  const GatherTupleRowFn row =
-      ActiveKernels().gatherTupleRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
-  // Tasks of at least kTaskBytes: a call of a few short rows stays on the calling thread.
+  const RowOffsets form = rows.offsetsFit31 ? RowOffsets::Fit31 : RowOffsets::Any;
+  const GatherTupleRowFn row = KernelsOf(plan.cpu.kernelSet)
+      .gatherTupleRow[static_cast<uint32_t>(form)][ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const uint64_t tasks = rows.rowCount * pieces;
-  const uint64_t bytes = k.unitCount * (e + k.tupleSize * x);
-  const uint64_t grain = std::max<uint64_t>(1, tasks / std::max<uint64_t>(1, bytes / plan::kTaskBytes));
   OutOfBoundsFlag outOfBounds;
-  parallel.For(tasks, grain, [&](uint64_t first, uint64_t last) {
+  parallel.For(tasks, rows.piecesPerTask, [&](uint64_t first, uint64_t last) {
     bool allInBounds = true;
     for (uint64_t t = first; t < last; ++t) {
       const uint64_t column = (t % pieces) * pieceUnits;
@@ -244,11 +245,10 @@ bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
   return !outOfBounds.seen();
 }
 
-// The generic walks: element units in chunks, other units one by one.
+// The generic walks: element units in chunks (elements), other units one by one.
 bool GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
-                    uint8_t* output, const Parallel& parallel) {
-  const plan::KernelConstants& k = plan.kernel;
-  const bool elements = plan.cpu.implementation == plan::CpuImplementation::GatherElementUnits;
+                    uint8_t* output, const Parallel& parallel, bool elements) {
+  const plan::KernelConstants& k = plan.walk;
   OutOfBoundsFlag outOfBounds;
   WithElementSize(plan.elementSize, [&](auto element) {
     WithIndexType(plan.indexType, [&](auto index) {
@@ -262,6 +262,18 @@ bool GatherAnyUnits(const plan::Plan& plan, const uint8_t* input, const uint8_t*
     });
   });
   return !outOfBounds.seen();
+}
+
+// The end of every checked gather: only when the walk met a bad index does a second pass name
+// the first in row-major order, the same whatever the tiles' order. An empty output reads no
+// index, so its indices are validated on their own.
+Status FinishGather(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                    bool checked, bool allInBounds) {
+  if (!checked) return Status::Ok();
+  if (plan.walk.unitCount == 0) return ValidateIndices(plan, buffers.indices, parallel);
+  if (allInBounds) return Status::Ok();
+  const Status status = ValidateIndices(plan, buffers.indices, parallel);
+  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
 }
 
 }  // namespace
@@ -278,21 +290,41 @@ uint8_t* StripScratch(uint64_t bytes) {
   return scratch.data();
 }
 
-bool RunGather(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
-               uint8_t* output, const Parallel& parallel, bool checked) {
-  NoteImplementationRun(plan.cpu.implementation);
-  switch (plan.cpu.implementation) {
-    case plan::CpuImplementation::GatherElementRows:
-      return GatherElementRows(plan, input, indices, output, parallel, checked);
-    case plan::CpuImplementation::GatherTupleRows:
-      return GatherTupleRows(plan, input, indices, output, parallel);
-    case plan::CpuImplementation::GatherBlocks:
-      return WithIndexType(plan.indexType, [&](auto index) {
-        return GatherBlocks<decltype(index)>(plan, input, indices, output, parallel);
-      });
-    default:
-      return GatherAnyUnits(plan, input, indices, output, parallel);
-  }
+Status RunGatherElementRows(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                            bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherElementRows);
+  const bool allInBounds = GatherElementRows(plan, buffers.input, buffers.indices, buffers.output, parallel, checked);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherTupleRows(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                          bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherTupleRows);
+  const bool allInBounds = GatherTupleRows(plan, buffers.input, buffers.indices, buffers.output, parallel);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherBlocks(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                       bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherBlocks);
+  const bool allInBounds = WithIndexType(plan.indexType, [&](auto index) {
+    return GatherBlocks<decltype(index)>(plan, buffers.input, buffers.indices, buffers.output, parallel);
+  });
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherElementUnits(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                             bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherElementUnits);
+  const bool allInBounds = GatherAnyUnits(plan, buffers.input, buffers.indices, buffers.output, parallel, true);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
+}
+
+Status RunGatherUnits(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                      bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::GatherUnits);
+  const bool allInBounds = GatherAnyUnits(plan, buffers.input, buffers.indices, buffers.output, parallel, false);
+  return FinishGather(plan, buffers, parallel, checked, allInBounds);
 }
 
 }  // namespace gs::cpu

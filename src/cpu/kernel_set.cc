@@ -1,6 +1,5 @@
 #include "cpu/kernel_set.h"
 
-#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
@@ -43,20 +42,6 @@ KernelSet BestSupported() {
   return KernelSet::Scalar;
 }
 
-// Chosen at first use; GS_CPU_KERNELS may name another supported set.
-std::atomic<const KernelTable*>& Active() {
-  static std::atomic<const KernelTable*> active{[] {
-    KernelSet set = BestSupported();
-    KernelSet requested;
-    if (const char* env = std::getenv("GS_CPU_KERNELS");
-        env != nullptr && ParseKernelSet(env, &requested) && KernelSetSupported(requested)) {
-      set = requested;
-    }
-    return &TableOf(set);
-  }()};
-  return active;
-}
-
 }  // namespace
 
 const char* KernelSetName(KernelSet set) { return kNames[static_cast<uint32_t>(set)]; }
@@ -96,14 +81,19 @@ std::vector<KernelSet> SupportedKernelSets() {
   return sets;
 }
 
-KernelSet ActiveKernelSet() { return Active().load(std::memory_order_relaxed)->set; }
-
-bool ForceKernelSet(KernelSet set) {
-  if (!KernelSetSupported(set)) return false;
-  Active().store(&TableOf(set), std::memory_order_relaxed);
-  return true;
+KernelSet ActiveKernelSet() {
+  // Chosen at first use; GS_CPU_KERNELS may name another supported set.
+  static const KernelSet active = [] {
+    KernelSet requested;
+    if (const char* env = std::getenv("GS_CPU_KERNELS");
+        env != nullptr && ParseKernelSet(env, &requested) && KernelSetSupported(requested)) {
+      return requested;
+    }
+    return BestSupported();
+  }();
+  return active;
 }
 
-const KernelTable& ActiveKernels() { return *Active().load(std::memory_order_relaxed); }
+const KernelTable& KernelsOf(KernelSet set) { return TableOf(set); }
 
 }  // namespace gs::cpu

@@ -1,16 +1,17 @@
-// The CPU engine's kernel sets: the same kernels built for several instruction sets, one of
-// which is chosen once per process from the CPU's features. The scalar set is always built.
+// The CPU engine's kernel sets: the same kernels built for several instruction sets; a plan
+// records the one its calls run (plan::MachineInfo). The scalar set is always built.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
 #include "gs/tensor.h"
+#include "plan/machine.h"
 
 namespace gs::cpu {
 
-enum class KernelSet : uint32_t { Scalar, Sse2, Avx2, Avx512, Neon64 };
-inline constexpr uint32_t kKernelSetCount = 5;
+using plan::KernelSet;
+using plan::kKernelSetCount;
 
 const char* KernelSetName(KernelSet set);  // "scalar", "sse2", "avx2", "avx512", "neon64"
 bool ParseKernelSet(const char* name, KernelSet* set);
@@ -20,12 +21,9 @@ bool KernelSetSupported(KernelSet set);
 // Every supported set, scalar first (tests sweep them).
 std::vector<KernelSet> SupportedKernelSets();
 
-// The set kernels run with: the best supported one, or GS_CPU_KERNELS=<name> when that names
-// a supported set (read once, at first use).
+// This machine's set (ThisMachine().kernelSet): the best supported one, or GS_CPU_KERNELS=<name>
+// when that names a supported set (read once, at first use).
 KernelSet ActiveKernelSet();
-
-// Tests: runs every later call with `set`. False (and nothing changes) when unsupported.
-bool ForceKernelSet(KernelSet set);
 
 // Contiguous rows of element gathers and scatters. Offsets and strides are in elements:
 //   gather:  out[j] = data[j * dataStep + p * indexedStride], or zero when indices[j] is out of
@@ -53,6 +51,35 @@ using GatherTupleRowFn = bool (*)(const uint8_t* data, const uint64_t* bounds,
 using ScatterRowFn = void (*)(uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                               uint64_t bound, const uint8_t* indices, const uint8_t* updates,
                               uint64_t n);
+// The gather row kernels come in two forms, indexed by RowOffsets, and the plan picks one for
+// every row of a call: Any takes any offsets; Fit31 may assume that every element offset a row
+// reads fits in 31 bits (RowOffsetsFit31, TupleOffsetsFit31), and runs 32-bit lanes of
+// hardware gathers where the set has them (elsewhere it is the Any form).
+enum class RowOffsets : uint32_t { Any, Fit31 };
+inline constexpr uint32_t kRowOffsetsCount = 2;
+
+// Whether a gather row of n elements of elementSize bytes (dataStep, indexedStride, bound as
+// above) may run the Fit31 form.
+inline bool RowOffsetsFit31(uint32_t elementSize, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
+                            uint64_t n) {
+  constexpr uint64_t k30 = uint64_t{1} << 30, k31 = uint64_t{1} << 31;
+  if (dataStep > 1 || n == 0 || n >= k30 || bound == 0 || bound > k30) return false;
+  if (elementSize == 4) return indexedStride < k31 && (bound - 1) * indexedStride + n * dataStep < k31;
+  if (elementSize > 2 || indexedStride >= k30) return false;
+  // 1- and 2-byte elements are gathered as the 32-bit word at their byte offset, inside the
+  // bytes the row may read: at least one word of them.
+  const uint64_t extentBytes = ((n - 1) * dataStep + (bound - 1) * indexedStride + 1) * elementSize;
+  return extentBytes >= 4 && extentBytes < k31;
+}
+
+// Whether a row of tuples (GatherTupleRowFn) may run the Fit31 form: pairs whose offsets all
+// fit in 31 bits.
+inline bool TupleOffsetsFit31(const uint64_t* bounds, const uint64_t* strides, uint64_t tupleSize) {
+  constexpr uint64_t k31 = uint64_t{1} << 31;
+  return tupleSize == 2 && bounds[0] > 0 && bounds[1] > 0 && bounds[0] < k31 && bounds[1] < k31 &&
+         strides[0] < k31 && strides[1] < k31 && (bounds[0] - 1) * strides[0] + (bounds[1] - 1) * strides[1] < k31;
+}
+
 // First position j < n of contiguous indices whose value is out of bounds, or n. Element j is
 // component (firstComponent + j) % tupleSize of its tuple, bounded by bounds[component].
 using FirstBadFn = uint64_t (*)(const uint8_t* indices, uint64_t n, const uint64_t* bounds,
@@ -64,9 +91,9 @@ using StreamFenceFn = void (*)();
 
 struct KernelTable {
   KernelSet set;
-  GatherRowFn gatherRow[2][4][4];          // [tracked][log2 element size][IndexKind]
-  GatherRowFn gatherRowStreamed[2][4][4];  // the same, non-temporal stores: end with streamFence
-  GatherTupleRowFn gatherTupleRow[4][4];
+  GatherRowFn gatherRow[kRowOffsetsCount][2][4][4];  // [RowOffsets][tracked][log2 element size][IndexKind]
+  GatherRowFn gatherRowStreamed[kRowOffsetsCount][2][4][4];  // the same, non-temporal stores: end with streamFence
+  GatherTupleRowFn gatherTupleRow[kRowOffsetsCount][4][4];   // [RowOffsets][log2 element size][IndexKind]
   ScatterRowFn scatterRow[4][4];        // [log2 element size][IndexKind]
   FirstBadFn firstBad[4];               // [IndexKind]
   StreamCopyFn streamCopy;
@@ -85,6 +112,7 @@ inline uint32_t IndexKind(DataType type) {
 
 inline uint32_t ElementSizeLog2(uint32_t size) { return size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3; }
 
-const KernelTable& ActiveKernels();
+// The kernels of a supported set (a plan's plan.cpu.kernelSet).
+const KernelTable& KernelsOf(KernelSet set);
 
 }  // namespace gs::cpu

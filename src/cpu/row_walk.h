@@ -25,11 +25,11 @@ struct RowTiling {
 inline RowTiling TileRows(const plan::Plan& plan, int threads) {
   const plan::RowGeometry& rows = plan.cpu.rows;
   RowTiling tiling;
-  tiling.outer = plan.kernel;
+  tiling.outer = plan.walk;
   tiling.outer.rank = rows.inner;
   tiling.outer.unitCount = rows.rowCount;
   tiling.strips = (rows.rowLength + rows.stripWidth - 1) / rows.stripWidth;
-  const uint64_t bytes = plan.kernel.unitCount * (plan.elementSize + plan.indexSize);
+  const uint64_t bytes = plan.walk.unitCount * (plan.elementSize + plan.indexSize);
   const uint64_t worthTasks = std::max<uint64_t>(1, bytes / plan::kTaskBytes);
   const uint64_t wanted = std::min<uint64_t>(worthTasks, 4 * static_cast<uint64_t>(threads));
   tiling.rowSlices = threads <= 1 ? 1
@@ -42,7 +42,7 @@ inline RowTiling TileRows(const plan::Plan& plan, int threads) {
 // Scatter strips: whole columns per task (each walks every row in order).
 inline RowTiling TileScatterStrips(const plan::Plan& plan) {
   RowTiling tiling = TileRows(plan, 1);
-  const uint64_t bytes = plan.kernel.unitCount * (plan.elementSize + plan.indexSize);
+  const uint64_t bytes = plan.walk.unitCount * (plan.elementSize + plan.indexSize);
   tiling.grain = std::max<uint64_t>(1, tiling.strips / std::max<uint64_t>(1, bytes / plan::kTaskBytes));
   return tiling;
 }

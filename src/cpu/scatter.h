@@ -1,55 +1,75 @@
-// Deterministic parallel scatter.
-//
-// The last update in row-major order of the updates wins, and reductions fold in that order,
-// whatever the thread count. Units are bucketed by destination range (a counting sort that
-// keeps row-major order inside each bucket); each bucket is then applied by one task. Units
-// whose blocks overlap start at the same offset, so they always share a bucket; overwrites
-// whose units all start at distinct offsets need no order at all, and each task writes a
-// contiguous range of units (reading its updates in order, as buckets cannot). Element
-// scatters along a dim other than the last need no buckets: columns own disjoint outputs, so
-// strips of columns run in parallel, each in row order (plan::CpuImplementation::ScatterStrips).
+// What the scatter entries of the implementation list share (scatter.cc,
+// scatter_by_destination.cc). The last update in row-major order of the updates wins, and
+// reductions fold in that order, whatever the thread count: each entry says how it keeps it.
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <cstring>
 
+#include "cpu/kernel_set.h"
 #include "cpu/parallel.h"
+#include "cpu/reductions.h"
+#include "cpu/walk.h"
+#include "plan/call_checks.h"
 #include "plan/plan.h"
 
 namespace gs::cpu {
 
-class ScatterSchedule {
- public:
-  // Reads the indices and allocates everything the scatter needs, before anything is written
-  // (so that running out of memory leaves the output untouched).
-  ScatterSchedule(const plan::Plan& plan, const uint8_t* indices, const Parallel& parallel);
+// Calls visit(destination, source) for each in-bounds unit of [begin, end) in row-major order;
+// false when some unit was out of bounds.
+template <typename IndexT, typename Visit>
+bool ForEachMove(const plan::KernelConstants& k, const uint8_t* indices, uint64_t begin,
+                 uint64_t end, const Visit& visit) {
+  UnitCursor cursor(k, begin);
+  bool allInBounds = true;
+  for (uint64_t unit = begin; unit < end; ++unit, cursor.Next()) {
+    uint64_t destination;
+    if (IndexedOffset<IndexT>(k, indices, cursor, &destination)) {
+      visit(destination, cursor.iter());
+    } else {
+      allInBounds = false;
+    }
+  }
+  return allInBounds;
+}
 
-  // Folds the updates into the output.
-  void Apply(const uint8_t* updates, uint8_t* output) const;
+// Folds one block of updates into the output.
+struct BlockWriter {
+  uint64_t elementSize;
+  uint64_t blockElements;
+  CombineFn combine;        // nullptr: plain overwrite
+  StreamCopyFn streamCopy;  // overwrites with non-temporal stores (then Fence), or nullptr
+  StreamFenceFn streamFence;
 
-  // True when building the schedule read every index and found them all in bounds: checked
-  // mode then needs no validation pass of its own (the bucketed schedule counts destinations
-  // from every index; the other walks read the indices only while writing).
-  bool IndicesKnownValid() const { return indicesChecked_ && allInBounds_; }
-
- private:
-  struct Move {
-    uint64_t destination;  // element offset in Output
-    uint64_t source;       // element offset in Updates
-  };
-
-  void ApplyInOrder(const uint8_t* updates, uint8_t* output) const;
-  void ApplyDistinct(const uint8_t* updates, uint8_t* output) const;
-  void ApplyStrips(const uint8_t* updates, uint8_t* output) const;
-
-  const plan::Plan& plan_;
-  const uint8_t* indices_;
-  const Parallel& parallel_;
-  std::vector<Move> moves_;             // grouped by bucket, row-major inside each
-  std::vector<uint64_t> bucketStarts_;  // bucket b owns moves_[starts[b], starts[b + 1])
-  bool indicesChecked_ = false;         // every index was resolved while bucketing
-  bool allInBounds_ = false;
-  bool distinctBlocks_ = false;         // no two units start at one offset: any order will do
+  void operator()(uint8_t* output, uint64_t destination, const uint8_t* updates,
+                  uint64_t source) const {
+    uint8_t* to = output + destination * elementSize;
+    const uint8_t* from = updates + source * elementSize;
+    if (combine != nullptr) {
+      combine(to, from, blockElements);
+    } else if (streamCopy != nullptr) {
+      streamCopy(to, from, blockElements * elementSize);
+    } else {
+      std::memcpy(to, from, blockElements * elementSize);
+    }
+  }
+  void Fence() const {
+    if (streamCopy != nullptr) streamFence();
+  }
 };
+
+inline BlockWriter MakeWriter(const plan::Plan& plan) {
+  const bool overwrite = plan.reduction == Reduction::None;
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
+  return {plan.elementSize, plan.walk.blockElements,
+          overwrite ? nullptr : SelectCombine(plan.dataType, plan.reduction),
+          plan.cpu.streamOutput ? kernels.streamCopy : nullptr, kernels.streamFence};
+}
+
+// Before a scatter folds its updates: checked mode's validation unless the entry already read
+// every index in bounds, then the Input -> Output copy (not in place). Nothing is written when
+// it fails.
+Status ValidateAndCopy(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                       bool checked, bool indicesKnownValid);
 
 }  // namespace gs::cpu

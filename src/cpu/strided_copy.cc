@@ -1,19 +1,16 @@
 // The Input -> Output copy that starts a scatter that is not in place: block copies, large
-// blocks split so that every thread copies, streamed past the caches when the plan says so.
+// blocks split into the plan's pieces so that every thread copies, streamed past the caches
+// when the plan says so.
 #include <algorithm>
 #include <cstring>
 
 #include "cpu/kernel_set.h"
-#include "cpu/kernels.h"
+#include "cpu/implementations.h"
 #include "plan/odometer.h"
 
 namespace gs::cpu {
 
 namespace {
-
-// Large blocks are split into pieces of this many bytes, so that one contiguous tensor is
-// still copied by every thread.
-constexpr uint64_t kPieceBytes = 256 * 1024;
 
 // Source (offsets[0]) and destination (offsets[1]) element offsets of a copy's units.
 plan::Odometer<2> CopyOdometer(const plan::CopyConstants& c, uint64_t unit) {
@@ -33,7 +30,7 @@ void RunStridedCopy(const plan::Plan& plan, const uint8_t* source, uint8_t* dest
   const plan::CopyConstants& c = plan.copy;
   const uint64_t e = plan.elementSize;
   const uint64_t blockBytes = c.blockElements * e;
-  const KernelTable& kernels = ActiveKernels();
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = plan.cpu.streamCopy;
   auto copy = [&](uint8_t* to, const uint8_t* from, uint64_t bytes) {
     if (stream) {
@@ -42,14 +39,15 @@ void RunStridedCopy(const plan::Plan& plan, const uint8_t* source, uint8_t* dest
       std::memcpy(to, from, bytes);
     }
   };
-  if (blockBytes > 2 * kPieceBytes) {
-    const uint64_t pieces = (blockBytes + kPieceBytes - 1) / kPieceBytes;
+  const uint64_t pieceBytes = plan.cpu.copyPieceBytes;
+  if (pieceBytes != 0) {
+    const uint64_t pieces = (blockBytes + pieceBytes - 1) / pieceBytes;
     parallel.For(c.unitCount * pieces, 1, [&](uint64_t begin, uint64_t end) {
       for (uint64_t t = begin; t < end; ++t) {
         const plan::Odometer<2> unit = CopyOdometer(c, t / pieces);
-        const uint64_t offset = (t % pieces) * kPieceBytes;
+        const uint64_t offset = (t % pieces) * pieceBytes;
         copy(destination + unit.offsets[1] * e + offset, source + unit.offsets[0] * e + offset,
-             std::min(kPieceBytes, blockBytes - offset));
+             std::min(pieceBytes, blockBytes - offset));
       }
       if (stream) kernels.streamFence();
     });

@@ -50,7 +50,7 @@ Status ValidateIndices(const plan::Plan& plan, const uint8_t* indices, const Par
     constexpr uint64_t kGrain = 1 << 16;
     // Indices contiguous in row-major order (the usual case): the kernel set's vector check.
     const bool contiguous = plan.cpu.indicesContiguous;
-    const FirstBadFn check = ActiveKernels().firstBad[IndexKind(plan.indexType)];
+    const FirstBadFn check = KernelsOf(plan.cpu.kernelSet).firstBad[IndexKind(plan.indexType)];
     parallel.For(v.elementCount, kGrain, [&](uint64_t begin, uint64_t end) {
       if (begin > firstBad.load(std::memory_order_relaxed)) return;  // an earlier one is known
       uint64_t bad = kNone;

@@ -385,7 +385,7 @@ Status CheckOutputOverlap(const Rules& rules, const TensorView& output) {
   return Status::Ok();
 }
 
-Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
+Status CompileChecked(const OperatorDesc& desc, const MachineInfo& machine, Plan* plan) {
   const Rules rules(desc.Type);
   if (static_cast<uint32_t>(desc.Type) > static_cast<uint32_t>(OperatorType::ScatterNd)) {
     return Status(StatusCode::InvalidArgument,
@@ -435,19 +435,19 @@ Status CompileChecked(const OperatorDesc& desc, Plan* plan) {
   s = CheckOutputOverlap(rules, output);
   if (!s.ok()) return s;
 
-  plan->kernel = NormalizeWalk(walk.dims, walk.rank, walk.tuple, walk.tupleSize, walk.tupleStride);
+  plan->walk = NormalizeWalk(walk.dims, walk.rank, walk.tuple, walk.tupleSize, walk.tupleStride);
   if (plan->isScatter) plan->copy = NormalizeCopy(input, output);
   plan->validation = NormalizeValidation(indices, walk.tuple, walk.tupleSize);
-  plan->cpu = ChooseCpuImplementation(*plan);
+  plan->cpu = ChooseCpuImplementation(*plan, machine);
   return Status::Ok();
 }
 
 }  // namespace
 
-Status CompilePlan(const OperatorDesc& desc, Plan* plan) {
+Status CompilePlan(const OperatorDesc& desc, const MachineInfo& machine, Plan* plan) {
   try {
     *plan = Plan();
-    return CompileChecked(desc, plan);
+    return CompileChecked(desc, machine, plan);
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::OutOfMemory,
                   std::string(OperatorTypeName(desc.Type)) + ": out of memory while compiling");

@@ -7,7 +7,8 @@
 
 namespace gs::plan {
 
-// Validates desc against every rule of the spec and fills *plan. Pure: no threads, no SIMD.
-Status CompilePlan(const OperatorDesc& desc, Plan* plan);
+// Validates desc against every rule of the spec and fills *plan for `machine`. Pure: no
+// threads, no SIMD, nothing read of the hardware but `machine`.
+Status CompilePlan(const OperatorDesc& desc, const MachineInfo& machine, Plan* plan);
 
 }  // namespace gs::plan

@@ -1,27 +1,33 @@
-// The CPU implementation list (cpu_choice.h): one Applicable test per implementation, tried in
-// the order of the list, the generic walks last.
+// The CPU engine's implementation list (cpu_choice.h), read top to bottom: each entry's
+// applicability, then the list itself with the run functions (src/cpu/implementations.h).
+// Everything an entry needs from the plan and the machine is decided here, once per plan.
 #include "plan/cpu_choice.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <atomic>
-#include <cstdlib>
-#include <fstream>
-#include <string>
 
+#include "cpu/implementations.h"
+#include "cpu/kernel_set.h"
 #include "plan/plan.h"
 
 namespace gs::plan {
 namespace {
 
-// Bytes of rows that one strip reads, packed: half a core's L2 (2 MiB here), so that they
-// stay there while the strip walks every row (measured best among 256 KiB-8 MiB).
+// Whether the call runs on one thread or on several: the only thing the engine still knows
+// only when it is called.
+enum class Threads { One, Many };
+
+// Bytes of rows that one strip reads, packed: half of a typical core's L2, so that they stay
+// there while the strip walks every row (perf/results/2026-11-26-notes-moved-from-code.md).
 constexpr uint64_t kStripReadBytes = 1024 * 1024;
 
-bool Streams(uint64_t touchedBytes) {
-  const uint64_t threshold = StreamingThresholdBytes();
-  return threshold > 0 && touchedBytes > threshold;
+// Below this many bytes of updates one thread finishes a scatter sooner than a team would.
+constexpr uint64_t kScatterTeamBytes = 256 * 1024;
+
+// The pieces a scatter's Input -> Output copy splits large blocks into.
+constexpr uint64_t kCopyPieceBytes = 256 * 1024;
+
+bool Streams(const MachineInfo& machine, uint64_t touchedBytes) {
+  return machine.llcBytes > 0 && touchedBytes > machine.llcBytes;
 }
 
 // Element units along the last walked dim, which is contiguous in the walked tensor and in
@@ -30,7 +36,7 @@ bool Streams(uint64_t touchedBytes) {
 // its columns of those rows into a packed scratch first, since rows a power of two apart share
 // a few cache sets and evict each other, while packed they stay in L2.
 bool ElementRows(const Plan& plan, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   if (k.blockElements != 1 || k.tupleSize != 1 || k.rank == 0) return false;
   const uint32_t inner = static_cast<uint32_t>(k.rank - 1);
   if (k.iterStrides[inner] != 1 || k.indexStrides[inner] != 1) return false;
@@ -56,16 +62,27 @@ bool ElementRows(const Plan& plan, CpuChoice* choice) {
   return true;
 }
 
-bool GatherElementRows(const Plan& plan, CpuChoice* choice) {
+bool GatherElementRows(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
   if (plan.isScatter || !ElementRows(plan, choice)) return false;
-  choice->streamOutput = Streams(plan.kernel.unitCount * (2 * plan.elementSize + plan.indexSize));
+  const KernelConstants& k = plan.walk;
+  RowGeometry& rows = choice->rows;
+  const uint64_t e = plan.elementSize, step = k.dataStrides[rows.inner], stride = k.indexedStrides[0];
+  const uint64_t bound = k.indexedSizes[0];
+  // Packed strips read their scratch copy: step 1, a row of `width` elements per position.
+  rows.offsetsFit31 = rows.packed ? cpu::RowOffsetsFit31(plan.elementSize, 1, rows.stripWidth, bound, rows.stripWidth)
+                                  : cpu::RowOffsetsFit31(plan.elementSize, step, stride, bound, rows.rowLength);
+  // A row that reads one contiguous data row (last axis) hints the next one into the cache,
+  // when that row is a few pages (perf/results/2026-11-26-notes-moved-from-code.md).
+  const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
+  choice->nextRowHintBytes = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024 ? rowReadBytes : 0;
+  choice->streamOutput = Streams(machine, k.unitCount * (2 * plan.elementSize + plan.indexSize));
   return true;
 }
 
 // GatherND element units whose tuples are contiguous along the last walked dim, as is the
 // output.
-bool GatherTupleRows(const Plan& plan, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+bool GatherTupleRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
+  const KernelConstants& k = plan.walk;
   if (plan.isScatter || k.blockElements != 1 || k.tupleSize < 2 || k.rank == 0) return false;
   const uint32_t inner = static_cast<uint32_t>(k.rank - 1);
   if (k.iterStrides[inner] != 1 || k.indexStrides[inner] != k.tupleSize || k.tupleStride != 1 ||
@@ -76,28 +93,37 @@ bool GatherTupleRows(const Plan& plan, CpuChoice* choice) {
   choice->rows.rowLength = k.sizes[inner];
   choice->rows.rowCount = k.unitCount / k.sizes[inner];
   choice->rows.stripWidth = k.sizes[inner];
-  choice->taskUnits = TaskUnits(plan.elementSize + k.tupleSize * plan.indexSize);
+  choice->rows.offsetsFit31 = cpu::TupleOffsetsFit31(k.indexedSizes, k.indexedStrides, k.tupleSize);
+  const uint64_t unitBytes = plan.elementSize + k.tupleSize * plan.indexSize;
+  choice->taskUnits = TaskUnits(unitBytes);
+  const uint64_t pieces = (choice->rows.rowLength + choice->taskUnits - 1) / choice->taskUnits;
+  const uint64_t worthTasks = std::max<uint64_t>(1, k.unitCount * unitBytes / kTaskBytes);
+  choice->rows.piecesPerTask = std::max<uint64_t>(1, choice->rows.rowCount * pieces / worthTasks);
   return true;
 }
 
-bool GatherBlocks(const Plan& plan, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
+  const KernelConstants& k = plan.walk;
   const uint64_t blockBytes = k.blockElements * plan.elementSize;
   if (plan.isScatter || blockBytes < 64) return false;
   const uint64_t indexBytes = k.tupleSize * plan.indexSize;
-  choice->streamOutput = Streams(k.unitCount * (2 * blockBytes + indexBytes));
+  choice->streamOutput = Streams(machine, k.unitCount * (2 * blockBytes + indexBytes));
   choice->taskUnits = TaskUnits(blockBytes + indexBytes);
+  // About 16 KiB of blocks a chunk, resolved while the chunk before is copied; the first 4 KiB
+  // of each source hinted into L2.
+  choice->chunkUnits = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunkUnits);
+  choice->prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
   return true;
 }
 
-bool GatherElementUnits(const Plan& plan, CpuChoice* choice) {
-  if (plan.isScatter || plan.kernel.blockElements != 1) return false;
-  choice->taskUnits = TaskUnits(plan.elementSize + plan.kernel.tupleSize * plan.indexSize);
+bool GatherElementUnits(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
+  if (plan.isScatter || plan.walk.blockElements != 1) return false;
+  choice->taskUnits = TaskUnits(plan.elementSize + plan.walk.tupleSize * plan.indexSize);
   return true;
 }
 
-bool GatherUnits(const Plan& plan, CpuChoice* choice) {
-  const KernelConstants& k = plan.kernel;
+bool GatherUnits(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
+  const KernelConstants& k = plan.walk;
   if (plan.isScatter) return false;
   choice->taskUnits = TaskUnits(k.blockElements * plan.elementSize + k.tupleSize * plan.indexSize);
   return true;
@@ -107,65 +133,88 @@ bool GatherUnits(const Plan& plan, CpuChoice* choice) {
 // element j * step + p * stride, so columns own disjoint elements when step * rowLength <=
 // stride, and strips of columns run in parallel, each walking its rows in order (the last
 // update wins, reductions fold in row-major order), through a packed copy of its columns.
-bool ScatterStrips(const Plan& plan, CpuChoice* choice) {
+bool ScatterStrips(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
   if (!plan.isScatter || !ElementRows(plan, choice) || !choice->rows.packed) return false;
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   return k.dataStrides[choice->rows.inner] * choice->rows.rowLength <= k.indexedStrides[0];
 }
 
-bool ScatterElementRows(const Plan& plan, CpuChoice* choice) {
+// A team: enough bytes of updates to share. The run counts the destinations of every unit
+// first (which also validates every index), then, by the one fact only the index values
+// tell, whether two units start at one destination: none (overwrites), any order will do and
+// each task writes a range of units; some, units are bucketed by destination range, each
+// bucket applied by one task in row-major order.
+bool ScatterUnitsByDestination(const Plan& plan, const MachineInfo&, Threads threads, CpuChoice*) {
+  const KernelConstants& k = plan.walk;
+  const uint64_t updateBytes = k.unitCount * k.blockElements * plan.elementSize;
+  return plan.isScatter && threads == Threads::Many && updateBytes >= kScatterTeamBytes && k.unitCount >= 2;
+}
+
+// One thread, or too few updates for a team: rows in row-major order through the row kernel.
+bool ScatterElementRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
   return plan.isScatter && plan.reduction == Reduction::None && ElementRows(plan, choice);
 }
 
-bool ScatterUnits(const Plan& plan, CpuChoice* choice) {
-  if (!plan.isScatter) return false;
-  choice->rows = RowGeometry();
-  return true;
-}
+bool ScatterUnits(const Plan& plan, const MachineInfo&, Threads, CpuChoice*) { return plan.isScatter; }
 
 struct Entry {
   CpuImplementation implementation;
   const char* name;
-  bool (*applicable)(const Plan& plan, CpuChoice* choice);
+  bool (*applies)(const Plan& plan, const MachineInfo& machine, Threads threads, CpuChoice* choice);
+  CpuRunFn run;
 };
 
 // The list, in the order of the enum: the first that applies runs.
 constexpr Entry kImplementations[kCpuImplementationCount] = {
-    {CpuImplementation::GatherElementRows, "gather_element_rows", GatherElementRows},
-    {CpuImplementation::GatherTupleRows, "gather_tuple_rows", GatherTupleRows},
-    {CpuImplementation::GatherBlocks, "gather_blocks", GatherBlocks},
-    {CpuImplementation::GatherElementUnits, "gather_element_units", GatherElementUnits},
-    {CpuImplementation::GatherUnits, "gather_units", GatherUnits},
-    {CpuImplementation::ScatterStrips, "scatter_strips", ScatterStrips},
-    {CpuImplementation::ScatterElementRows, "scatter_element_rows", ScatterElementRows},
-    {CpuImplementation::ScatterUnits, "scatter_units", ScatterUnits},
+    {CpuImplementation::GatherElementRows, "gather_element_rows", GatherElementRows, cpu::RunGatherElementRows},
+    {CpuImplementation::GatherTupleRows, "gather_tuple_rows", GatherTupleRows, cpu::RunGatherTupleRows},
+    {CpuImplementation::GatherBlocks, "gather_blocks", GatherBlocks, cpu::RunGatherBlocks},
+    {CpuImplementation::GatherElementUnits, "gather_element_units", GatherElementUnits, cpu::RunGatherElementUnits},
+    {CpuImplementation::GatherUnits, "gather_units", GatherUnits, cpu::RunGatherUnits},
+    {CpuImplementation::ScatterStrips, "scatter_strips", ScatterStrips, cpu::RunScatterStrips},
+    {CpuImplementation::ScatterUnitsByDestination, "scatter_units_by_destination", ScatterUnitsByDestination,
+     cpu::RunScatterUnitsByDestination},
+    {CpuImplementation::ScatterElementRows, "scatter_element_rows", ScatterElementRows, cpu::RunScatterElementRows},
+    {CpuImplementation::ScatterUnits, "scatter_units", ScatterUnits, cpu::RunScatterUnits},
 };
 
-std::atomic<uint64_t> forcedStreamingThreshold{0};
+constexpr bool InEnumOrder() {
+  for (uint32_t i = 0; i < kCpuImplementationCount; ++i) {
+    if (static_cast<uint32_t>(kImplementations[i].implementation) != i) return false;
+  }
+  return true;
+}
+static_assert(InEnumOrder(), "the list is indexed by CpuImplementation");
 
-// The first implementation of the list that applies, with its geometry.
-CpuChoice ChooseWalk(const Plan& plan) {
+// The first implementation of the list that applies on `threads`, with its geometry.
+CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads threads) {
   // An empty indexed tensor (every index out of bounds) or an empty walk: the generic walks,
   // which touch the indexed tensor only through an index in bounds.
   const TensorView& indexed = plan.tensor(plan.isScatter ? TensorRole::Output : TensorRole::Input);
-  const bool generic = indexed.elementCount == 0 || plan.kernel.unitCount == 0;
+  const bool generic = indexed.elementCount == 0 || plan.walk.unitCount == 0;
   for (const Entry& entry : kImplementations) {
     CpuChoice choice;
     if (generic && entry.implementation != CpuImplementation::GatherUnits &&
         entry.implementation != CpuImplementation::ScatterUnits) {
       continue;
     }
-    if (!entry.applicable(plan, &choice)) continue;
-    choice.implementation = entry.implementation;
+    if (!entry.applies(plan, machine, threads, &choice)) continue;
+    choice.oneThread = choice.manyThreads = entry.implementation;
     if (plan.isScatter) {
       // Overwrites of whole lines into an output too large to keep in cache are streamed: a
       // scattered row then costs its write only, not a read for ownership first.
-      const uint64_t blockBytes = plan.kernel.blockElements * plan.elementSize;
+      const uint64_t blockBytes = plan.walk.blockElements * plan.elementSize;
       choice.streamOutput = plan.reduction == Reduction::None && blockBytes >= 64 &&
-                            Streams(2 * plan.kernel.unitCount * blockBytes);
+                            Streams(machine, 2 * plan.walk.unitCount * blockBytes);
       const uint64_t copyBlockBytes = plan.copy.blockElements * plan.elementSize;
-      choice.streamCopy = copyBlockBytes >= 64 && Streams(2 * plan.copy.unitCount * copyBlockBytes);
+      choice.streamCopy = copyBlockBytes >= 64 && Streams(machine, 2 * plan.copy.unitCount * copyBlockBytes);
+      // Blocks of more than two pieces are split, so that one contiguous tensor is still
+      // copied by every thread.
+      choice.copyPieceBytes = copyBlockBytes > 2 * kCopyPieceBytes ? kCopyPieceBytes : 0;
       choice.taskUnits = TaskUnits(blockBytes);
+      // Destinations are scattered: the team walk hints blocks a few moves ahead (for writing),
+      // unless they are streamed.
+      choice.prefetchBytes = blockBytes >= 64 && !choice.streamOutput ? std::min<uint64_t>(blockBytes, 4096) : 0;
     }
     return choice;
   }
@@ -178,50 +227,19 @@ const char* CpuImplementationName(CpuImplementation implementation) {
   return kImplementations[static_cast<uint32_t>(implementation)].name;
 }
 
-CpuChoice ChooseCpuImplementation(const Plan& plan) {
-  CpuChoice chosen = ChooseWalk(plan);
+CpuRunFn CpuRunOf(CpuImplementation implementation) {
+  return kImplementations[static_cast<uint32_t>(implementation)].run;
+}
+
+CpuChoice ChooseCpuImplementation(const Plan& plan, const MachineInfo& machine) {
+  // The one-thread entry's geometry serves both: the entries that apply only on several
+  // threads (ScatterUnitsByDestination) read none of it.
+  CpuChoice chosen = FirstThatApplies(plan, machine, Threads::One);
+  chosen.manyThreads = FirstThatApplies(plan, machine, Threads::Many).oneThread;
+  chosen.kernelSet = machine.kernelSet;
   const IndexValidation& v = plan.validation;
   chosen.indicesContiguous = v.rank == 0 || (v.rank == 1 && v.strides[0] == 1);
   return chosen;
-}
-
-uint64_t CacheBytes(int level) {
-  // sysfs, as lscpu reads it: glibc's sysconf said 320 MiB of L3 on a 2-vCPU AMD EPYC VM whose
-  // sysfs says 32 MiB, and kept its 134 MB outputs off the streaming path.
-  uint64_t found = 0;
-  for (int index = 0; index < 8; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
-    std::ifstream levelFile(dir + "level"), typeFile(dir + "type"), sizeFile(dir + "size");
-    int cacheLevel = 0;
-    std::string type, size;
-    if (!(levelFile >> cacheLevel) || !(typeFile >> type) || !(sizeFile >> size)) continue;
-    if (cacheLevel != level || type == "Instruction" || size.empty()) continue;
-    const uint64_t unit = size.back() == 'K' ? 1024 : size.back() == 'M' ? 1024 * 1024 : 1;
-    found = std::max<uint64_t>(found, std::strtoull(size.c_str(), nullptr, 10) * unit);
-  }
-  if (found != 0) return found;
-  long size = -1;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-  size = sysconf(level == 3 ? _SC_LEVEL3_CACHE_SIZE : level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL1_DCACHE_SIZE);
-#endif
-  return size > 0 ? static_cast<uint64_t>(size) : uint64_t{0};
-}
-
-uint64_t LastLevelCacheBytes() {
-  static const uint64_t bytes = [] {
-    const uint64_t l3 = CacheBytes(3);
-    return l3 != 0 ? l3 : CacheBytes(2);
-  }();
-  return bytes;
-}
-
-uint64_t StreamingThresholdBytes() {
-  const uint64_t forced = forcedStreamingThreshold.load(std::memory_order_relaxed);
-  return forced != 0 ? forced : LastLevelCacheBytes();
-}
-
-void ForceStreamingThreshold(uint64_t bytes) {
-  forcedStreamingThreshold.store(bytes, std::memory_order_relaxed);
 }
 
 }  // namespace gs::plan

@@ -1,15 +1,23 @@
-// The CPU engine's implementation list: which walk and kernel family run a plan, with the
-// geometry they need, chosen once at compile time. The entries are tried in order and the
-// first whose test applies is recorded in Plan::cpu; the generic unit walks come last and run
-// any plan (they are the reference the others are tested against). src/cpu executes the
-// recorded choice and only tiles it over the threads of each call.
+// The CPU engine's implementation list (cpu_choice.cc): every way the engine runs an operator,
+// each entry with its applicability (plan and machine in, the geometry it needs out) and its
+// run function. CompilePlan records two entries in Plan::cpu, the first that applies on one
+// thread and the first that applies on several; the engine runs one of them by the thread
+// count of the call, which is the only choice left to it.
 #pragma once
 
 #include <cstdint>
 
+#include "gs/status.h"
+#include "plan/machine.h"
+
+namespace gs::cpu {
+class Parallel;
+}
+
 namespace gs::plan {
 
 struct Plan;
+struct HostBuffers;
 
 enum class CpuImplementation : uint32_t {
   // Gathers.
@@ -19,11 +27,12 @@ enum class CpuImplementation : uint32_t {
   GatherElementUnits, // any other element walk: offsets of a chunk first, then the loads
   GatherUnits,        // any gather, unit by unit (the generic walk)
   // Scatters.
-  ScatterStrips,      // element units along a dim other than the last: disjoint column strips
-  ScatterElementRows, // element overwrites along a contiguous last dim: the row kernel
-  ScatterUnits,       // any scatter, unit by unit in row-major order (bucketed when parallel)
+  ScatterStrips,              // element units along a dim other than the last: disjoint column strips
+  ScatterUnitsByDestination,  // several threads, enough updates: destinations counted first
+  ScatterElementRows,         // element overwrites along a contiguous last dim, in order: the row kernel
+  ScatterUnits,               // any scatter, unit by unit in row-major order (the generic walk)
 };
-inline constexpr uint32_t kCpuImplementationCount = 8;
+inline constexpr uint32_t kCpuImplementationCount = 9;
 
 const char* CpuImplementationName(CpuImplementation implementation);
 
@@ -35,16 +44,32 @@ struct RowGeometry {
   uint64_t rowCount = 0;    // units / rowLength
   uint64_t stripWidth = 0;  // columns per strip (rowLength: whole rows)
   bool packed = false;      // strips read or write their rows through a packed scratch copy
+  // Gathers: every offset a row reads fits in 31 bits, so the rows run the row kernels'
+  // Fit31 form (cpu/kernel_set.h: 32-bit lanes), packed strips from their scratch copy.
+  bool offsetsFit31 = false;
+  // Tuple rows: row pieces (of taskUnits) a task runs, so that a task moves kTaskBytes and a
+  // call of a few short rows stays on the calling thread.
+  uint64_t piecesPerTask = 1;
 };
 
 struct CpuChoice {
-  CpuImplementation implementation = CpuImplementation::GatherUnits;
+  CpuImplementation oneThread = CpuImplementation::GatherUnits;    // a call on one thread runs this
+  CpuImplementation manyThreads = CpuImplementation::GatherUnits;  // a call on several, this
+  KernelSet kernelSet = KernelSet::Scalar;  // the kernels both run (MachineInfo::kernelSet)
   RowGeometry rows;           // the row and strip implementations
   bool streamOutput = false;  // whole-line output stores bypass the cache (call > LLC)
   bool streamCopy = false;    // scatters: the Input -> Output copy bypasses the cache
+  uint64_t copyPieceBytes = 0;  // scatters: the copy's blocks split into pieces this long (0: whole)
   bool indicesContiguous = false;  // validation: Indices in row-major order, one vector scan
   uint64_t taskUnits = 1;     // units per task so that a task moves kTaskBytes
+  // Hints ahead of the data, in bytes (0: none).
+  uint64_t nextRowHintBytes = 0;  // element rows reading one data row each: the next row's
+  uint64_t prefetchBytes = 0;     // block units: of each source (gathers) or destination (scatters)
+  uint64_t chunkUnits = 0;        // gather blocks: units resolved and prefetched a chunk ahead
 };
+
+// The most units a gather-blocks chunk holds (the walk's buffers are this long).
+inline constexpr uint64_t kMaxChunkUnits = 64;
 
 // Bytes below which a task is not worth waking a thread for.
 inline constexpr uint64_t kTaskBytes = 64 * 1024;
@@ -55,18 +80,14 @@ inline uint64_t TaskUnits(uint64_t bytesPerUnit) {
   return units == 0 ? 1 : units;
 }
 
-// The first applicable implementation and its geometry, from the plan's walk (kernel,
-// copy, element and index sizes) and the machine's cache size.
-CpuChoice ChooseCpuImplementation(const Plan& plan);
+// The entries that apply first on one thread and on several, with their geometry, from the
+// plan's walk (kernel, copy, element and index sizes) and the machine.
+CpuChoice ChooseCpuImplementation(const Plan& plan, const MachineInfo& machine);
 
-// Bytes of cpu 0's data or unified cache of `level` (1-3), from sysfs, else sysconf; 0 when
-// unknown.
-uint64_t CacheBytes(int level);
-// Bytes of the last-level cache (0 when unknown).
-uint64_t LastLevelCacheBytes();
-// A call that touches more bytes than this streams its whole-line stores (the LLC; 0: never).
-uint64_t StreamingThresholdBytes();
-// Tests: plans compiled after this call stream above `bytes` (0 restores the cache size).
-void ForceStreamingThreshold(uint64_t bytes);
+// Runs one call of `plan` with an entry: the walk, the checked mode's validation and, for a
+// scatter, the Input -> Output copy. Returns the checked mode's index error, else Ok.
+using CpuRunFn = Status (*)(const Plan& plan, const HostBuffers& buffers, const cpu::Parallel& parallel,
+                            bool checked);
+CpuRunFn CpuRunOf(CpuImplementation implementation);
 
 }  // namespace gs::plan

@@ -80,7 +80,7 @@ uint64_t SmallestGpuViewLimit(const Plan& plan) {
   }
   if (plan.isScatter) {  // one list head per Output element, one link per update element
     const uint64_t lists = std::max(plan.tensor(TensorRole::Output).extentElements,
-                                    plan.kernel.unitCount * plan.kernel.blockElements);
+                                    plan.walk.unitCount * plan.walk.blockElements);
     limit = std::max(limit, WindowFor(lists, kGpuListWindows));
   }
   return limit;
@@ -102,7 +102,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
                       elements, kGpuTensorWindows);
     }
   }
-  const uint64_t walkedElements = plan.kernel.unitCount * plan.kernel.blockElements;
+  const uint64_t walkedElements = plan.walk.unitCount * plan.walk.blockElements;
   const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
   if (plan.isScatter && std::max(extent, walkedElements) > window * kGpuListWindows) {
     return tooLarge("a scatter scratch list (a word per Output element, per update)",
@@ -112,7 +112,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
     schedule->windowed = schedule->windowed || ViewElements(plan, static_cast<TensorRole>(r)) > window;
   }
-  const KernelConstants& k = plan.kernel;
+  const KernelConstants& k = plan.walk;
   const uint64_t walked = k.unitCount * k.blockElements;
   const uint64_t outputExtent = plan.tensor(TensorRole::Output).extentElements;
   if (walked >= kMaxThreads || outputExtent >= kMaxThreads ||

@@ -1,5 +1,6 @@
 // The Plan: everything both engines need to run one compiled operator, as plain data.
-// Decided once by CompilePlan (compile.cc); the executors decide nothing.
+// Decided once by CompilePlan (compile.cc) for a machine (machine.h); of the CPU engine's
+// choices only one thread or many is left to the call (cpu_choice.h).
 #pragma once
 
 #include <cstdint>
@@ -49,7 +50,7 @@ struct Plan {
 
   TensorView tensors[kTensorRoleCount];  // by TensorRole
 
-  KernelConstants kernel = {};
+  KernelConstants walk = {};  // the units both engines walk, and what each reads (plan_constants.h)
   CopyConstants copy = {};          // scatters only
   IndexValidation validation = {};
 

@@ -1,8 +1,10 @@
-// gatherRow, gatherRowStreamed and gatherTupleRow: every element size and index kind, every
-// length up to three blocks and odd ones, outputs and data off the vector alignment, the row
-// layouts the plan makes (last axis, packed strips) and a general one, indices in and out of
-// bounds. The tracked entries' return value says whether every index was in bounds; the
-// untracked ones may say true regardless, never false when all were.
+// gatherRow, gatherRowStreamed and gatherTupleRow, in both forms (RowOffsets; the Fit31 form
+// on the geometry RowOffsetsFit31 and TupleOffsetsFit31 admit, as the plan gives it): every
+// element size and index kind, every length up to three blocks and odd ones, outputs and data
+// off the vector alignment, the row layouts the plan makes (last axis, packed strips) and a
+// general one, indices in and out of bounds. The tracked entries' return value says whether
+// every index was in bounds; the untracked ones may say true regardless, never false when all
+// were.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -18,14 +20,29 @@ struct RowLayout {
 };
 constexpr RowLayout kLayouts[] = {{0, 1}, {1, 0}, {3, 2}};
 
-class GatherRow : public KernelSetTest {};
+using gs::cpu::RowOffsets;
+constexpr RowOffsets kForms[] = {RowOffsets::Any, RowOffsets::Fit31};
 
-// One call of a row kernel against the reference; "" or what went wrong.
-std::string CheckGatherRow(gs::cpu::GatherRowFn row, bool streamed, bool tracked, const gs::cpu::KernelTable& table,
-                           uint32_t e, uint32_t kind, uint64_t n, RowLayout layout, uint64_t shift, Rng& rng) {
+const char* FormName(RowOffsets form) { return form == RowOffsets::Fit31 ? "fit31" : "any"; }
+
+class GatherRow : public KernelSetTest {
+ protected:
+  // The gather row entry of one form, element size and index kind.
+  gs::cpu::GatherRowFn Row(RowOffsets form, bool streamed, bool tracked, uint32_t log2, uint32_t kind) const {
+    return (streamed ? table().gatherRowStreamed : table().gatherRow)[static_cast<uint32_t>(form)][tracked][log2][kind];
+  }
+};
+
+// One call of a row kernel against the reference; "" or what went wrong. The Fit31 form is
+// called only where RowOffsetsFit31 admits the row (*called says whether it was).
+std::string CheckGatherRow(gs::cpu::GatherRowFn row, RowOffsets form, bool streamed, bool tracked,
+                           const gs::cpu::KernelTable& table, uint32_t e, uint32_t kind, uint64_t n, RowLayout layout,
+                           uint64_t shift, Rng& rng, bool* called) {
   const uint64_t x = IndexBytes(kind);
   const uint64_t stride = layout.indexedStride == 0 ? n + 3 : layout.indexedStride;
   const uint64_t bound = 1 + rng.Below(rng.Below(2) ? 9 : 300);
+  *called = form == RowOffsets::Any || gs::cpu::RowOffsetsFit31(e, layout.dataStep, stride, bound, n);
+  if (!*called) return "";
   const uint64_t dataElements = (n > 0 ? (n - 1) * layout.dataStep : 0) + (bound - 1) * stride + 1;
   GuardedBytes data(dataElements * e, shift * e % 64, 0);
   for (uint64_t b = 0; b < data.size(); ++b) data.data()[b] = static_cast<uint8_t>(rng.Next());
@@ -60,27 +77,31 @@ std::string CheckGatherRow(gs::cpu::GatherRowFn row, bool streamed, bool tracked
 
 TEST_P(GatherRow, EveryEntryMatchesTheReference) {
   Rng rng(17);
-  uint64_t calls = 0;
-  for (uint32_t log2 = 0; log2 < 4; ++log2) {
-    for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
-      for (const auto& [streamed, tracked] : {std::pair{false, false}, {false, true}, {true, false}, {true, true}}) {
-        const gs::cpu::GatherRowFn row =
-            (streamed ? table().gatherRowStreamed : table().gatherRow)[tracked][log2][kind];
-        for (uint64_t n : TestLengths()) {
-          for (const RowLayout& layout : kLayouts) {
-            const uint64_t shift = rng.Below(8);
-            const std::string problem =
-                CheckGatherRow(row, streamed, tracked, table(), 1u << log2, kind, n, layout, shift, rng);
-            ++calls;
-            ASSERT_EQ(problem, "") << "element bytes " << (1u << log2) << ", index kind " << kind
-                                   << (streamed ? ", streamed" : "") << (tracked ? ", tracked" : "")
-                                   << ", n " << n << ", data step " << layout.dataStep << ", shift " << shift;
+  uint64_t calls[2] = {0, 0};
+  for (const RowOffsets form : kForms) {
+    for (uint32_t log2 = 0; log2 < 4; ++log2) {
+      for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
+        for (const auto& [streamed, tracked] : {std::pair{false, false}, {false, true}, {true, false}, {true, true}}) {
+          const gs::cpu::GatherRowFn row = Row(form, streamed, tracked, log2, kind);
+          for (uint64_t n : TestLengths()) {
+            for (const RowLayout& layout : kLayouts) {
+              const uint64_t shift = rng.Below(8);
+              bool called;
+              const std::string problem = CheckGatherRow(row, form, streamed, tracked, table(), 1u << log2, kind, n,
+                                                         layout, shift, rng, &called);
+              calls[static_cast<uint32_t>(form)] += called;
+              ASSERT_EQ(problem, "") << FormName(form) << ", element bytes " << (1u << log2) << ", index kind "
+                                     << kind << (streamed ? ", streamed" : "") << (tracked ? ", tracked" : "")
+                                     << ", n " << n << ", data step " << layout.dataStep << ", shift " << shift;
+            }
           }
         }
       }
     }
   }
-  RecordProperty("calls", static_cast<int>(calls));
+  // The Fit31 form met many rows of its own (the last-axis and packed layouts of 1 to 4 bytes).
+  EXPECT_GT(calls[1], calls[0] / 4);
+  RecordProperty("calls", static_cast<int>(calls[0] + calls[1]));
 }
 
 // Last-axis rows of 1- and 2-byte elements: a row that ends where an inaccessible page
@@ -98,9 +119,8 @@ TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
     for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
       const uint64_t x = IndexBytes(kind);
       for (const auto& [streamed, tracked] : {std::pair{false, false}, {false, true}, {true, false}, {true, true}}) {
-        const gs::cpu::GatherRowFn row =
-            (streamed ? table().gatherRowStreamed : table().gatherRow)[tracked][log2][kind];
         for (uint64_t bound = 1; bound <= 40; ++bound) {
+         for (const RowOffsets form : kForms) {
           uint8_t* data = end - bound * e;
           for (uint64_t b = 0; b < bound * e; ++b) data[b] = static_cast<uint8_t>(rng.Next());
           const uint64_t n = 64 * 3 + rng.Below(64);
@@ -117,13 +137,16 @@ TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
             ASSERT_TRUE(Resolve(value, kind, bound, &p));
             std::memcpy(&expected[j * e], data + p * e, e);
           }
+          if (form == RowOffsets::Fit31 && !gs::cpu::RowOffsetsFit31(e, 0, 1, bound, n)) continue;
           GuardedBytes out(n * e, 0, 0xcd);
-          const bool said = row(data, 0, 1, bound, indices.data(), out.data(), n, {data, bound * e});
+          const bool said = Row(form, streamed, tracked, log2, kind)(data, 0, 1, bound, indices.data(), out.data(), n,
+                                                                     {data, bound * e});
           if (streamed) table().streamFence();
           ASSERT_TRUE(said);
           ASSERT_TRUE(out.GuardsIntact());
-          ASSERT_TRUE(out.Contents() == expected) << "element bytes " << e << ", index kind " << kind << ", bound "
-                                                  << bound << (streamed ? ", streamed" : "");
+          ASSERT_TRUE(out.Contents() == expected) << FormName(form) << ", element bytes " << e << ", index kind "
+                                                  << kind << ", bound " << bound << (streamed ? ", streamed" : "");
+         }
         }
       }
     }
@@ -140,9 +163,11 @@ TEST_P(GatherRow, LongRowsReportOneBadIndexWherever) {
     const uint32_t e = 1u << log2;
     for (uint32_t kind = 0; kind < kIndexKinds; ++kind) {
       const uint64_t x = IndexBytes(kind);
-      for (const bool streamed : {false, true}) {
-        const gs::cpu::GatherRowFn row = (streamed ? table().gatherRowStreamed : table().gatherRow)[1][log2][kind];
+      for (const auto& [form, streamed] : {std::pair{RowOffsets::Any, false}, {RowOffsets::Any, true},
+                                           {RowOffsets::Fit31, false}, {RowOffsets::Fit31, true}}) {
+        const gs::cpu::GatherRowFn row = Row(form, streamed, true, log2, kind);
         const uint64_t n = 2100 + rng.Below(64), bound = 1 + rng.Below(500);
+        if (form == RowOffsets::Fit31 && !gs::cpu::RowOffsetsFit31(e, 0, 1, bound, n)) continue;
         GuardedBytes data(bound * e, rng.Below(64), 0);
         for (uint64_t b = 0; b < data.size(); ++b) data.data()[b] = static_cast<uint8_t>(rng.Next());
         for (const uint64_t badAt : {~uint64_t{0}, uint64_t{0}, uint64_t{255}, uint64_t{256}, uint64_t{511},
@@ -160,7 +185,8 @@ TEST_P(GatherRow, LongRowsReportOneBadIndexWherever) {
           GuardedBytes out(n * e, rng.Below(64 / e) * e, 0xcd);
           const bool said = row(data.data(), 0, 1, bound, indices.data(), out.data(), n, {});
           if (streamed) table().streamFence();
-          const std::string where = "element bytes " + std::to_string(e) + ", index kind " + std::to_string(kind) +
+          const std::string where = std::string(FormName(form)) + ", element bytes " + std::to_string(e) +
+                                    ", index kind " + std::to_string(kind) +
                                     (streamed ? ", streamed" : "") + ", bad at " + std::to_string(badAt);
           ASSERT_EQ(said, badAt >= n) << where;
           ASSERT_TRUE(out.GuardsIntact()) << where;
@@ -206,16 +232,40 @@ TEST_P(GatherTupleRow, EveryEntryMatchesTheReference) {
             if (in) std::memcpy(&expected[j * e], data.data() + offset * e, e);
             allInBounds = allInBounds && in;
           }
-          GuardedBytes out(n * e, rng.Below(8) * e % 64, 0xcd);
-          const bool said = table().gatherTupleRow[log2][kind](data.data(), bounds, strides, tuple,
-                                                               indices.data(), out.data(), n);
-          ASSERT_EQ(said, allInBounds) << "e " << e << " kind " << kind << " tuple " << tuple << " n " << n;
-          ASSERT_TRUE(out.GuardsIntact() && data.GuardsIntact() && indices.GuardsIntact());
-          ASSERT_TRUE(out.Contents() == expected) << "e " << e << " kind " << kind << " tuple " << tuple << " n " << n;
+          for (const RowOffsets form : kForms) {
+            if (form == RowOffsets::Fit31 && !gs::cpu::TupleOffsetsFit31(bounds, strides, tuple)) continue;
+            GuardedBytes out(n * e, rng.Below(8) * e % 64, 0xcd);
+            const bool said = table().gatherTupleRow[static_cast<uint32_t>(form)][log2][kind](
+                data.data(), bounds, strides, tuple, indices.data(), out.data(), n);
+            const std::string where = std::string(FormName(form)) + " e " + std::to_string(e) + " kind " +
+                                      std::to_string(kind) + " tuple " + std::to_string(tuple) + " n " + std::to_string(n);
+            ASSERT_EQ(said, allInBounds) << where;
+            ASSERT_TRUE(out.GuardsIntact() && data.GuardsIntact() && indices.GuardsIntact());
+            ASSERT_TRUE(out.Contents() == expected) << where;
+          }
         }
       }
     }
   }
+}
+
+// The forms' contract at its edges: the plan gives a row the Fit31 form exactly when these hold.
+TEST(RowOffsets, Fit31AdmitsOffsetsBelow2To31Only) {
+  constexpr uint64_t k30 = uint64_t{1} << 30, k31 = uint64_t{1} << 31;
+  EXPECT_TRUE(gs::cpu::RowOffsetsFit31(4, 0, 1, k30, 1024));       // a last-axis row of 2^30 elements
+  EXPECT_FALSE(gs::cpu::RowOffsetsFit31(4, 0, 1, k30 + 1, 1024));
+  EXPECT_TRUE(gs::cpu::RowOffsetsFit31(4, 1, 2, k30 - 1, 2));       // (bound - 1) * stride + n = 2^31 - 2
+  EXPECT_FALSE(gs::cpu::RowOffsetsFit31(4, 1, 2, k30, 2));          // ... = 2^31
+  EXPECT_FALSE(gs::cpu::RowOffsetsFit31(4, 2, 1, 10, 10));          // a data step above 1
+  EXPECT_FALSE(gs::cpu::RowOffsetsFit31(8, 0, 1, 10, 10));          // no Fit31 path for 8 bytes
+  EXPECT_TRUE(gs::cpu::RowOffsetsFit31(1, 0, 1, 4, 64));            // 4 bytes to read: one word
+  EXPECT_FALSE(gs::cpu::RowOffsetsFit31(1, 0, 1, 3, 64));
+  EXPECT_FALSE(gs::cpu::RowOffsetsFit31(2, 1, k30, 2, 64));         // the stride of 1- and 2-byte rows < 2^30
+  EXPECT_FALSE(gs::cpu::RowOffsetsFit31(2, 0, 1, k30, 64));         // 2^31 bytes
+  const uint64_t bounds[2] = {4, uint64_t{1} << 28}, fits[2] = {uint64_t{1} << 28, 1}, over[2] = {k31 / 3, 1};
+  EXPECT_TRUE(gs::cpu::TupleOffsetsFit31(bounds, fits, 2));
+  EXPECT_FALSE(gs::cpu::TupleOffsetsFit31(bounds, over, 2));
+  EXPECT_FALSE(gs::cpu::TupleOffsetsFit31(bounds, fits, 3));
 }
 
 INSTANTIATE_TEST_SUITE_P(KernelSets, GatherRow, ::testing::ValuesIn(gs::cpu::SupportedKernelSets()), SetName);

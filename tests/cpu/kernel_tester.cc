@@ -7,12 +7,9 @@ std::string SetName(const ::testing::TestParamInfo<gs::cpu::KernelSet>& info) {
 }
 
 void KernelSetTest::SetUp() {
-  saved_ = gs::cpu::ActiveKernelSet();
-  ASSERT_TRUE(gs::cpu::ForceKernelSet(GetParam()));
-  ASSERT_EQ(gs::cpu::ActiveKernels().set, GetParam());
+  ASSERT_TRUE(gs::cpu::KernelSetSupported(GetParam()));
+  ASSERT_EQ(table().set, GetParam());
 }
-
-void KernelSetTest::TearDown() { gs::cpu::ForceKernelSet(saved_); }
 
 namespace {
 uint8_t GuardByte(size_t i) { return static_cast<uint8_t>(0x5a ^ (i * 29)); }

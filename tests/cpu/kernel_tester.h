@@ -17,15 +17,11 @@ namespace gs_cpu_test {
 
 std::string SetName(const ::testing::TestParamInfo<gs::cpu::KernelSet>& info);
 
-// A suite parameterised by kernel set: forces it for the test, restores the process's after.
+// A suite parameterised by kernel set: each test calls that set's kernels.
 class KernelSetTest : public ::testing::TestWithParam<gs::cpu::KernelSet> {
  protected:
   void SetUp() override;
-  void TearDown() override;
-  const gs::cpu::KernelTable& table() const { return gs::cpu::ActiveKernels(); }
-
- private:
-  gs::cpu::KernelSet saved_ = gs::cpu::KernelSet::Scalar;
+  const gs::cpu::KernelTable& table() const { return gs::cpu::KernelsOf(GetParam()); }
 };
 
 // Bytes with guards: `data()` starts `shift` bytes past a 64-byte boundary (misaligned for

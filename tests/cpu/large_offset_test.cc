@@ -51,10 +51,16 @@ TEST_P(LargeOffsets, GatherAndScatterRowsReachPast4GiB) {
             allInBounds = false;
           }
         }
-        std::vector<uint8_t> out(positions.size() * e, 0xcd);
-        const bool said = table().gatherRow[1][log2][kind](data, 0, 1, bound, indices.data(), out.data(), positions.size(), {});
-        EXPECT_EQ(said, allInBounds) << "e " << e << " bound " << bound;
-        EXPECT_TRUE(out == expected) << "e " << e << " bound " << bound << " kind " << kind;
+        // Both forms where the plan could give one (Fit31: element offsets below 2^31, as
+        // 4-byte elements bounded by 2^30 are, whose byte offsets reach 4 GiB).
+        for (uint32_t form = 0; form < gs::cpu::kRowOffsetsCount; ++form) {
+          if (form == 1 && !gs::cpu::RowOffsetsFit31(e, 0, 1, bound, positions.size())) continue;
+          std::vector<uint8_t> out(positions.size() * e, 0xcd);
+          const bool said =
+              table().gatherRow[form][1][log2][kind](data, 0, 1, bound, indices.data(), out.data(), positions.size(), {});
+          EXPECT_EQ(said, allInBounds) << "e " << e << " bound " << bound << " form " << form;
+          EXPECT_TRUE(out == expected) << "e " << e << " bound " << bound << " kind " << kind << " form " << form;
+        }
         // Scatter back other values to the same positions.
         std::vector<uint8_t> updates(positions.size() * e);
         for (uint64_t b = 0; b < updates.size(); ++b) updates[b] = static_cast<uint8_t>(0x80 + b);
@@ -91,9 +97,14 @@ TEST_P(LargeOffsets, TupleRowsReachPast2GiB) {
       std::memcpy(data + offset, &value, 4);
       std::memcpy(&expected[j * 4], &value, 4);
     }
-    std::vector<uint8_t> out(pairs.size() * 4, 0xcd);
-    EXPECT_FALSE(table().gatherTupleRow[2][kind](data, bounds, strides, 2, indices.data(), out.data(), pairs.size()));
-    EXPECT_TRUE(out == expected) << "kind " << kind;
+    // Element offsets below 2^30: the plan gives these pairs the Fit31 form (lanes scaled by 4
+    // bytes reach past 2 GiB); the Any form must agree.
+    ASSERT_TRUE(gs::cpu::TupleOffsetsFit31(bounds, strides, 2));
+    for (uint32_t form = 0; form < gs::cpu::kRowOffsetsCount; ++form) {
+      std::vector<uint8_t> out(pairs.size() * 4, 0xcd);
+      EXPECT_FALSE(table().gatherTupleRow[form][2][kind](data, bounds, strides, 2, indices.data(), out.data(), pairs.size()));
+      EXPECT_TRUE(out == expected) << "kind " << kind << " form " << form;
+    }
   }
 }
 

@@ -2,6 +2,8 @@
 // the plan records for representative descs, with its geometry and streaming.
 #include <gtest/gtest.h>
 
+#include "cpu/kernel_set.h"
+#include "cpu/machine.h"
 #include "desc_builder.h"
 #include "plan/plan.h"
 
@@ -10,15 +12,20 @@ namespace {
 
 using plan::CpuImplementation;
 
-// Restores the cache-size rule when a test that forced it ends.
-struct StreamingThreshold {
-  explicit StreamingThreshold(uint64_t bytes) { plan::ForceStreamingThreshold(bytes); }
-  ~StreamingThreshold() { plan::ForceStreamingThreshold(0); }
-};
+// The machine these goldens are compiled for: AVX2, 1 MiB of L2, 32 MiB of last-level cache,
+// 2 threads. Nothing of the machine the test runs on enters a plan.
+plan::MachineInfo TestMachine(uint64_t llcBytes = 32 << 20) {
+  plan::MachineInfo machine;
+  machine.kernelSet = plan::KernelSet::Avx2;
+  machine.l2Bytes = 1 << 20;
+  machine.llcBytes = llcBytes;
+  machine.cores = 2;
+  return machine;
+}
 
-plan::CpuChoice ChoiceOf(OperatorType type, const void* desc) {
+plan::CpuChoice ChoiceOf(OperatorType type, const void* desc, const plan::MachineInfo& machine = TestMachine()) {
   CompiledOperator op;
-  const Status status = Compile(type, desc, &op);
+  const Status status = plan::CompileOperatorFor(OperatorDesc{type, desc}, machine, &op);
   EXPECT_TRUE(status.ok()) << status.message();
   return status.ok() ? op.plan()->cpu : plan::CpuChoice();
 }
@@ -29,12 +36,36 @@ TEST(CpuChoice, LastAxisGatherElementsIsElementRowsWithoutStrips) {
   Tensor output(DataType::Float32, {256, 512});
   GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 1};
   const plan::CpuChoice choice = ChoiceOf(OperatorType::GatherElements, &d);
-  EXPECT_EQ(choice.implementation, CpuImplementation::GatherElementRows);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherElementRows);
   EXPECT_EQ(choice.rows.inner, 1u);
   EXPECT_EQ(choice.rows.rowLength, 512u);
   EXPECT_EQ(choice.rows.rowCount, 256u);
   EXPECT_EQ(choice.rows.stripWidth, 512u);
   EXPECT_FALSE(choice.rows.packed);
+  EXPECT_TRUE(choice.rows.offsetsFit31);
+  EXPECT_EQ(choice.nextRowHintBytes, 0u);  // a 2 KiB data row: no hint
+}
+
+// What the rows need to know of their offsets and hints is decided once, for every row: the
+// 32-bit lane form only when every offset a row reads fits in 31 bits, and the next data row
+// hinted when it is a few pages.
+TEST(CpuChoice, RowFormsAndHintsAreDecidedForTheWholeCall) {
+  Tensor input(DataType::Float32, {256, 2048});
+  Tensor indices(DataType::Int64, {256, 512});
+  Tensor output(DataType::Float32, {256, 512});
+  GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 1};
+  plan::CpuChoice choice = ChoiceOf(OperatorType::GatherElements, &d);
+  EXPECT_TRUE(choice.rows.offsetsFit31);
+  EXPECT_EQ(choice.nextRowHintBytes, 2048u * 4);
+  // Rows of 2^31 elements: past the lanes.
+  Tensor wide(DataType::Float32, {1, 0x80000000u});
+  Tensor wideIndices(DataType::Int64, {1, 512});
+  Tensor wideOutput(DataType::Float32, {1, 512});
+  GatherElementsOperatorDesc w{&wide.desc, &wideIndices.desc, &wideOutput.desc, 1};
+  choice = ChoiceOf(OperatorType::GatherElements, &w);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherElementRows);
+  EXPECT_FALSE(choice.rows.offsetsFit31);
+  EXPECT_EQ(choice.nextRowHintBytes, 0u);  // 8 GiB: beyond a hint
 }
 
 TEST(CpuChoice, AxisZeroGatherElementsReadsPackedStrips) {
@@ -45,7 +76,7 @@ TEST(CpuChoice, AxisZeroGatherElementsReadsPackedStrips) {
   Tensor output(DataType::Float32, {512, 1024});
   GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 0};
   const plan::CpuChoice choice = ChoiceOf(OperatorType::GatherElements, &d);
-  EXPECT_EQ(choice.implementation, CpuImplementation::GatherElementRows);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherElementRows);
   EXPECT_TRUE(choice.rows.packed);
   EXPECT_EQ(choice.rows.rowLength, 1024u);
   EXPECT_EQ(choice.rows.rowCount, 512u);
@@ -59,7 +90,7 @@ TEST(CpuChoice, StripsNarrowToKeepTheirRowsInHalfAnL2) {
   Tensor output(DataType::Float64, {128, 1024});
   GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 0};
   const plan::CpuChoice choice = ChoiceOf(OperatorType::GatherElements, &d);
-  EXPECT_EQ(choice.implementation, CpuImplementation::GatherElementRows);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherElementRows);
   EXPECT_TRUE(choice.rows.packed);
   EXPECT_EQ(choice.rows.stripWidth, 32u);
 }
@@ -70,7 +101,8 @@ TEST(CpuChoice, GatherNdPairsAreTupleRows) {
   Tensor output(DataType::Float32, {1, 1000});
   GatherNdOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2, 2};
   const plan::CpuChoice choice = ChoiceOf(OperatorType::GatherNd, &d);
-  EXPECT_EQ(choice.implementation, CpuImplementation::GatherTupleRows);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherTupleRows);
+  EXPECT_TRUE(choice.rows.offsetsFit31);
   EXPECT_EQ(choice.rows.rowLength, 1000u);
   EXPECT_EQ(choice.rows.rowCount, 1u);
   EXPECT_EQ(choice.taskUnits, plan::kTaskBytes / (4 + 2 * 8));
@@ -82,8 +114,10 @@ TEST(CpuChoice, EmbeddingRowsAreBlocks) {
   Tensor output(DataType::Float32, {64, 256});
   GatherOperatorDesc d{&input.desc, &indices.desc, &output.desc, 0, 1};
   const plan::CpuChoice choice = ChoiceOf(OperatorType::Gather, &d);
-  EXPECT_EQ(choice.implementation, CpuImplementation::GatherBlocks);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherBlocks);
   EXPECT_EQ(choice.taskUnits, plan::kTaskBytes / (256 * 4 + 4));
+  EXPECT_EQ(choice.chunkUnits, 16u);  // 16 KiB of 1 KiB blocks
+  EXPECT_EQ(choice.prefetchBytes, 1024u);
 }
 
 TEST(CpuChoice, SmallBlocksAndStridedElementsTakeTheGenericWalks) {
@@ -92,13 +126,13 @@ TEST(CpuChoice, SmallBlocksAndStridedElementsTakeTheGenericWalks) {
   Tensor indices(DataType::Int32, {10, 1});
   Tensor output(DataType::Float32, {10, 4});
   GatherNdOperatorDesc rows{&input.desc, &indices.desc, &output.desc, 2, 2};
-  EXPECT_EQ(ChoiceOf(OperatorType::GatherNd, &rows).implementation, CpuImplementation::GatherUnits);
+  EXPECT_EQ(ChoiceOf(OperatorType::GatherNd, &rows).oneThread, CpuImplementation::GatherUnits);
   // A strided output breaks the contiguous rows: element units.
   Tensor in2(DataType::Int16, {8, 8});
   Tensor idx2(DataType::Int32, {8, 8});
   Tensor out2(DataType::Int16, {8, 8}, {16, 2});
   GatherElementsOperatorDesc strided{&in2.desc, &idx2.desc, &out2.desc, 1};
-  EXPECT_EQ(ChoiceOf(OperatorType::GatherElements, &strided).implementation,
+  EXPECT_EQ(ChoiceOf(OperatorType::GatherElements, &strided).oneThread,
             CpuImplementation::GatherElementUnits);
 }
 
@@ -110,7 +144,7 @@ TEST(CpuChoice, ScatterElementsAlongAxisZeroRunsDisjointStrips) {
   ScatterElementsOperatorDesc d{&input.desc, &indices.desc, &updates.desc, &output.desc, 0,
                                 Reduction::Add};
   const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &d);
-  EXPECT_EQ(choice.implementation, CpuImplementation::ScatterStrips);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
   EXPECT_TRUE(choice.rows.packed);
 }
 
@@ -121,11 +155,11 @@ TEST(CpuChoice, ScatterOverwritesAlongTheLastAxisAreRowsAndReductionsAreUnits) {
   Tensor output(DataType::Int8, {16, 300});
   ScatterElementsOperatorDesc overwrite{&input.desc, &indices.desc, &updates.desc, &output.desc,
                                         1, Reduction::None};
-  EXPECT_EQ(ChoiceOf(OperatorType::ScatterElements, &overwrite).implementation,
+  EXPECT_EQ(ChoiceOf(OperatorType::ScatterElements, &overwrite).oneThread,
             CpuImplementation::ScatterElementRows);
   ScatterElementsOperatorDesc reduce{&input.desc, &indices.desc, &updates.desc, &output.desc, 1,
                                      Reduction::Max};
-  EXPECT_EQ(ChoiceOf(OperatorType::ScatterElements, &reduce).implementation,
+  EXPECT_EQ(ChoiceOf(OperatorType::ScatterElements, &reduce).oneThread,
             CpuImplementation::ScatterUnits);
 }
 
@@ -138,24 +172,56 @@ TEST(CpuChoice, OutputsStreamOnlyWhenTheCallTouchesMoreThanTheThreshold) {
                           Reduction::None};
   // 64 rows of 1 KiB: the scatter touches 128 KiB (read and write); the copy 2 MB.
   {
-    const StreamingThreshold threshold(256 * 1024);
-    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d);
-    EXPECT_EQ(choice.implementation, CpuImplementation::ScatterUnits);
+    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(256 * 1024));
+    EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterUnits);
     EXPECT_FALSE(choice.streamOutput);
     EXPECT_TRUE(choice.streamCopy);
   }
   {
-    const StreamingThreshold threshold(64 * 1024);
-    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d);
+    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(64 * 1024));
     EXPECT_TRUE(choice.streamOutput);
     EXPECT_TRUE(choice.streamCopy);
   }
   {
-    const StreamingThreshold threshold(4 * 1024 * 1024);
-    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d);
+    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(4 * 1024 * 1024));
     EXPECT_FALSE(choice.streamOutput);
     EXPECT_FALSE(choice.streamCopy);
+    // The copy is one contiguous block of 1 MB: pieces of 256 KiB, so every thread copies.
+    EXPECT_EQ(choice.copyPieceBytes, 256u * 1024);
   }
+}
+
+// A scatter is shared by a team only from 256 KiB of updates, and strips need none: the one
+// entry that applies only on several threads counts the destinations first. Gathers run the
+// same entry on any thread count (it tiles over the threads it gets).
+TEST(CpuChoice, ScattersTakeATeamEntryOnlyOnSeveralThreadsAndAboveTheTeamBytes) {
+  Tensor input(DataType::Float32, {64, 4096});
+  Tensor small(DataType::Int32, {64, 512});  // 128 KiB of updates
+  Tensor large(DataType::Int32, {64, 1024});  // 256 KiB
+  Tensor smallUpdates(DataType::Float32, {64, 512}), largeUpdates(DataType::Float32, {64, 1024});
+  ScatterElementsOperatorDesc few{&input.desc, &small.desc, &smallUpdates.desc, &input.desc, 1, Reduction::None};
+  ScatterElementsOperatorDesc many{&input.desc, &large.desc, &largeUpdates.desc, &input.desc, 1, Reduction::None};
+  plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &few);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterElementRows);
+  EXPECT_EQ(choice.manyThreads, CpuImplementation::ScatterElementRows);
+  choice = ChoiceOf(OperatorType::ScatterElements, &many);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterElementRows);
+  EXPECT_EQ(choice.manyThreads, CpuImplementation::ScatterUnitsByDestination);
+  EXPECT_EQ(choice.rows.rowLength, 1024u);  // the one-thread entry's rows
+
+  Tensor strips(DataType::Float32, {100, 1024}), stripIndices(DataType::Int32, {256, 1024});
+  Tensor stripUpdates(DataType::Float32, {256, 1024});
+  ScatterElementsOperatorDesc axis0{&strips.desc, &stripIndices.desc, &stripUpdates.desc, &strips.desc, 0,
+                                    Reduction::Add};
+  choice = ChoiceOf(OperatorType::ScatterElements, &axis0);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
+  EXPECT_EQ(choice.manyThreads, CpuImplementation::ScatterStrips);
+
+  Tensor gatherIndices(DataType::Int32, {64, 4096}), gatherOutput(DataType::Float32, {64, 4096});
+  GatherElementsOperatorDesc gather{&input.desc, &gatherIndices.desc, &gatherOutput.desc, 1};
+  choice = ChoiceOf(OperatorType::GatherElements, &gather);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::GatherElementRows);
+  EXPECT_EQ(choice.manyThreads, CpuImplementation::GatherElementRows);
 }
 
 TEST(CpuChoice, EveryImplementationHasItsName) {
@@ -167,19 +233,33 @@ TEST(CpuChoice, EveryImplementationHasItsName) {
   EXPECT_STREQ(plan::CpuImplementationName(CpuImplementation::ScatterStrips), "scatter_strips");
 }
 
-// The cache sizes the plan streams above: sysfs's "32768K" read as 32 MiB (no data cache is
-// under 4 KiB), each level no smaller than the one below it, the last level the largest.
+// The cache sizes the engine reads of this machine: sysfs's "32768K" read as 32 MiB (no data
+// cache is under 4 KiB), each level no smaller than the one below it, the last level the largest.
 TEST(CpuChoice, CacheSizesAreReadInBytes) {
   uint64_t below = 0;
   for (int level = 1; level <= 3; ++level) {
-    const uint64_t bytes = plan::CacheBytes(level);
+    const uint64_t bytes = cpu::CacheBytes(level);
     if (bytes == 0) continue;  // unknown on this machine
     EXPECT_GE(bytes, 4096u) << "level " << level;
     EXPECT_EQ(bytes % 1024, 0u) << "level " << level << ": " << bytes;
     EXPECT_GE(bytes, below) << "level " << level;
     below = bytes;
   }
-  EXPECT_EQ(plan::LastLevelCacheBytes(), below);
+  EXPECT_EQ(cpu::ThisMachine().llcBytes, below);
+  EXPECT_EQ(cpu::ThisMachine().kernelSet, cpu::ActiveKernelSet());
+  EXPECT_GE(cpu::ThisMachine().cores, 1u);
+}
+
+// A plan records the kernel set of the machine it was compiled for.
+TEST(CpuChoice, ThePlanRecordsTheMachinesKernelSet) {
+  Tensor input(DataType::Float32, {16, 16}), indices(DataType::Int32, {16, 16});
+  Tensor output(DataType::Float32, {16, 16});
+  GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 1};
+  plan::MachineInfo machine = TestMachine();
+  for (plan::KernelSet set : {plan::KernelSet::Scalar, plan::KernelSet::Avx512, plan::KernelSet::Neon64}) {
+    machine.kernelSet = set;
+    EXPECT_EQ(ChoiceOf(OperatorType::GatherElements, &d, machine).kernelSet, set);
+  }
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ TEST(Normalization, GatherNdRowsBecomeOneDimOfBlocks) {
   GatherNdOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2, 2};
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::GatherNd, &d, &op).ok());
-  const auto& k = PlanOf(op).kernel;
+  const auto& k = PlanOf(op).walk;
   EXPECT_EQ(k.rank, 1u);
   EXPECT_EQ(k.blockElements, 256u);
   EXPECT_EQ(Take(k.sizes, k.rank), (std::vector<uint64_t>{64}));
@@ -42,7 +42,7 @@ TEST(Normalization, GatherElementsLastAxisKeepsTwoDimsAndNoBlock) {
   GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2};
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::GatherElements, &d, &op).ok());
-  const auto& k = PlanOf(op).kernel;
+  const auto& k = PlanOf(op).walk;
   EXPECT_EQ(k.rank, 2u);  // the leading 1 is dropped; the two dims cannot fold (data stride 0)
   EXPECT_EQ(k.blockElements, 1u);
   EXPECT_EQ(Take(k.sizes, 2), (std::vector<uint64_t>{16, 8}));
@@ -60,7 +60,7 @@ TEST(Normalization, GatherElementsAxisZeroFoldsTrailingDims) {
   GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 0};
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::GatherElements, &d, &op).ok());
-  const auto& k = PlanOf(op).kernel;
+  const auto& k = PlanOf(op).walk;
   EXPECT_EQ(k.rank, 2u);  // {3,4} fold into 12 in all three tensors
   EXPECT_EQ(Take(k.sizes, 2), (std::vector<uint64_t>{7, 12}));
   EXPECT_EQ(Take(k.dataStrides, 2), (std::vector<uint64_t>{0, 1}));
@@ -74,7 +74,7 @@ TEST(Normalization, GatherEmbeddingLookupIsRowsOfBlocks) {
   GatherOperatorDesc d{&input.desc, &indices.desc, &output.desc, 1, 2};
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::Gather, &d, &op).ok());
-  const auto& k = PlanOf(op).kernel;
+  const auto& k = PlanOf(op).walk;
   EXPECT_EQ(k.rank, 1u);
   EXPECT_EQ(k.sizes[0], 200u);
   EXPECT_EQ(k.blockElements, 64u);
@@ -91,7 +91,7 @@ TEST(Normalization, GatherNd1BatchDimsKeepTheirOwnStrides) {
   GatherNd1OperatorDesc d{&input.desc, &indices.desc, &output.desc, 3, 3, 1};
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::GatherNd1, &d, &op).ok());
-  const auto& k = PlanOf(op).kernel;
+  const auto& k = PlanOf(op).walk;
   EXPECT_EQ(k.rank, 2u);
   EXPECT_EQ(k.blockElements, 3u);
   EXPECT_EQ(Take(k.sizes, 2), (std::vector<uint64_t>{2, 4}));
@@ -113,13 +113,13 @@ TEST(Normalization, ScatterNdTuplesKeepComponentStrides) {
   ASSERT_TRUE(Compile(OperatorType::ScatterNd, &d, &op).ok());
   const auto& p = PlanOf(op);
   EXPECT_TRUE(p.isScatter);
-  EXPECT_EQ(p.kernel.rank, 1u);
-  EXPECT_EQ(p.kernel.sizes[0], 3u);
-  EXPECT_EQ(p.kernel.blockElements, 6u);
-  EXPECT_EQ(p.kernel.tupleSize, 2u);
-  EXPECT_EQ(p.kernel.tupleStride, 1u);
-  EXPECT_EQ(Take(p.kernel.indexedSizes, 2), (std::vector<uint64_t>{4, 5}));
-  EXPECT_EQ(Take(p.kernel.indexedStrides, 2), (std::vector<uint64_t>{30, 6}));
+  EXPECT_EQ(p.walk.rank, 1u);
+  EXPECT_EQ(p.walk.sizes[0], 3u);
+  EXPECT_EQ(p.walk.blockElements, 6u);
+  EXPECT_EQ(p.walk.tupleSize, 2u);
+  EXPECT_EQ(p.walk.tupleStride, 1u);
+  EXPECT_EQ(Take(p.walk.indexedSizes, 2), (std::vector<uint64_t>{4, 5}));
+  EXPECT_EQ(Take(p.walk.indexedStrides, 2), (std::vector<uint64_t>{30, 6}));
   // The Input -> Output copy is one contiguous block.
   EXPECT_EQ(p.copy.rank, 0u);
   EXPECT_EQ(p.copy.blockElements, 120u);
@@ -133,7 +133,7 @@ TEST(Normalization, StridedOutputDoesNotFoldAcrossPadding) {
   GatherNdOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2, 2};
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::GatherNd, &d, &op).ok());
-  const auto& k = PlanOf(op).kernel;
+  const auto& k = PlanOf(op).walk;
   EXPECT_EQ(k.rank, 1u);
   EXPECT_EQ(k.blockElements, 4u);
   EXPECT_EQ(k.iterStrides[0], 5u);
@@ -149,8 +149,8 @@ TEST(Normalization, BroadcastIndicesFoldWithZeroStrides) {
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::ScatterElements, &d, &op).ok());
   const auto& p = PlanOf(op);
-  EXPECT_EQ(p.kernel.rank, 2u);  // updates packed {3,1}, output data {5,0}: no fold
-  EXPECT_EQ(Take(p.kernel.indexStrides, 2), (std::vector<uint64_t>{0, 0}));
+  EXPECT_EQ(p.walk.rank, 2u);  // updates packed {3,1}, output data {5,0}: no fold
+  EXPECT_EQ(Take(p.walk.indexStrides, 2), (std::vector<uint64_t>{0, 0}));
   EXPECT_EQ(p.validation.rank, 1u);  // {2,3} with strides {0,0} folds into one dim of 6
   EXPECT_EQ(p.validation.sizes[0], 6u);
   EXPECT_EQ(p.validation.strides[0], 0u);
@@ -163,7 +163,7 @@ TEST(Normalization, AllSizeOneDimsLeaveRankZero) {
   GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2};
   CompiledOperator op;
   ASSERT_TRUE(Compile(OperatorType::GatherElements, &d, &op).ok());
-  const auto& k = PlanOf(op).kernel;
+  const auto& k = PlanOf(op).walk;
   EXPECT_EQ(k.rank, 0u);
   EXPECT_EQ(k.unitCount, 1u);
   EXPECT_EQ(k.blockElements, 1u);

@@ -213,8 +213,8 @@ TEST(Validation, EmptyTuplesCompileWithAndWithoutBatchDims) {
   CompiledOperator op;
   Status s = Compile(OperatorType::GatherNd, &nd, &op);
   EXPECT_TRUE(s.ok()) << s.message();
-  EXPECT_EQ(op.plan()->kernel.tupleSize, 0u);
-  EXPECT_EQ(op.plan()->kernel.unitCount * op.plan()->kernel.blockElements, 60u);
+  EXPECT_EQ(op.plan()->walk.tupleSize, 0u);
+  EXPECT_EQ(op.plan()->walk.unitCount * op.plan()->walk.blockElements, 60u);
   // With DimensionCount 3 there is no room for 1 batch, 1 index and 2 trailing dims.
   GatherNd1OperatorDesc cramped{&input.desc, &indices.desc, &output.desc, 3, 3, 1};
   EXPECT_INVALID(Compile(OperatorType::GatherNd1, &cramped, &op), "needs 4 dimensions");
@@ -224,7 +224,7 @@ TEST(Validation, EmptyTuplesCompileWithAndWithoutBatchDims) {
   GatherNd1OperatorDesc batched{&input4.desc, &indices4.desc, &output4.desc, 3, 3, 1};
   s = Compile(OperatorType::GatherNd1, &batched, &op);
   EXPECT_TRUE(s.ok()) << s.message();
-  EXPECT_EQ(op.plan()->kernel.tupleSize, 0u);
+  EXPECT_EQ(op.plan()->walk.tupleSize, 0u);
   GatherNd1OperatorDesc wrong{&input4.desc, &indices4.desc, &badOutput.desc, 3, 3, 1};
   EXPECT_INVALID(Compile(OperatorType::GatherNd1, &wrong, &op), "DimensionCount");
 }

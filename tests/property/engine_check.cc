@@ -9,7 +9,9 @@
 #include <xmmintrin.h>
 #endif
 
-#include "cpu/kernels.h"
+#include "cpu/implementations.h"
+#include "cpu/parallel.h"
+#include "plan/machine.h"
 #include "plan/plan.h"
 
 namespace gs_property {
@@ -155,9 +157,11 @@ bool OutsideViewUnchanged(const gs_reference::OwnedTensor& tensor, const uint8_t
   return true;
 }
 
-std::string CompileCase(const RandomCase& c, gs::CompiledOperator* compiled) {
+std::string CompileCase(const RandomCase& c, gs::CompiledOperator* compiled,
+                        const gs::plan::MachineInfo* machine) {
   gs_reference::OwnedOperator op = c.op;
-  const gs::Status status = gs::CompileOperator(op.Desc(), compiled);
+  const gs::Status status = machine != nullptr ? gs::plan::CompileOperatorFor(op.Desc(), *machine, compiled)
+                                               : gs::CompileOperator(op.Desc(), compiled);
   if (status.ok()) return "";
   return "CompileOperator rejected a valid desc: " + std::string(gs::StatusCodeName(status.code())) +
          ": " + status.message() + "\n" + c.Describe();
@@ -202,12 +206,17 @@ std::string CheckEngine(const RandomCase& c, const ReferenceResult& expected,
              << control_before << " -> " << control_after << std::dec << ")";
   }
 
-  // The CPU engine ran the implementation its plan recorded (a failed validation runs none).
-  if (options.execute == nullptr && status.ok() &&
-      gs::cpu::LastImplementationRun() != compiled.plan()->cpu.implementation) {
-    problems << "\n- ran " << gs::plan::CpuImplementationName(gs::cpu::LastImplementationRun())
-             << " but the plan chose "
-             << gs::plan::CpuImplementationName(compiled.plan()->cpu.implementation);
+  // The CPU engine ran the entry its plan chose for the call's thread count, as the entry's
+  // own run function recorded it (on an index error too: the entry that found it).
+  if (options.execute == nullptr && status.code() != gs::StatusCode::OutOfMemory) {
+    const gs::plan::CpuChoice& choice = compiled.plan()->cpu;
+    const bool many = gs::cpu::Parallel(cpu).concurrency() > 1;
+    const gs::plan::CpuImplementation chosen = many ? choice.manyThreads : choice.oneThread;
+    const gs::plan::CpuImplementation ran = gs::cpu::LastImplementationRun().implementation;
+    if (ran != chosen) {
+      problems << "\n- ran " << gs::plan::CpuImplementationName(ran) << " but the plan chose "
+               << gs::plan::CpuImplementationName(chosen) << " for " << (many ? "several threads" : "one thread");
+    }
   }
   if (expected.ok) {
     if (!status.ok()) {

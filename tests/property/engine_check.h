@@ -10,6 +10,10 @@
 #include "random_desc.h"
 #include "reference.h"
 
+namespace gs::plan {
+struct MachineInfo;  // src/plan/machine.h
+}  // namespace gs::plan
+
 namespace gs_property {
 
 struct ReferenceResult {
@@ -26,7 +30,9 @@ ReferenceResult RunReferenceOn(const RandomCase& c);
 bool OutsideViewUnchanged(const gs_reference::OwnedTensor& tensor, const uint8_t* now,
                           const std::vector<uint8_t>& before);
 
-std::string CompileCase(const RandomCase& c, gs::CompiledOperator* compiled);
+// Compiles for `machine`, or for this one when it is null.
+std::string CompileCase(const RandomCase& c, gs::CompiledOperator* compiled,
+                        const gs::plan::MachineInfo* machine = nullptr);
 
 // Runs a compiled operator on bound host buffers: another engine than the CPU one (the
 // D3D12 path's parity tests check it the same way).

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cpu/kernels.h"
+#include "cpu/implementations.h"
 #include "gs/gs.h"
 #include "plan/plan.h"
 
@@ -39,8 +39,8 @@ constexpr uint64_t kFirstBad = 131075;
 void ExpectSameFirstBadIndex(const gs::CompiledOperator& op, CpuImplementation expected,
                              uint64_t indexCount, uint32_t bound, uint64_t inputBytes,
                              uint64_t outputBytes) {
-  ASSERT_EQ(op.plan()->cpu.implementation, expected)
-      << gs::plan::CpuImplementationName(op.plan()->cpu.implementation);
+  ASSERT_EQ(op.plan()->cpu.oneThread, expected) << gs::plan::CpuImplementationName(op.plan()->cpu.oneThread);
+  ASSERT_EQ(op.plan()->cpu.manyThreads, expected) << gs::plan::CpuImplementationName(op.plan()->cpu.manyThreads);
   std::vector<int32_t> indices(indexCount);
   for (uint64_t i = 0; i < indexCount; ++i) indices[i] = static_cast<int32_t>((i * 7) % bound);
   uint64_t first = indexCount;
@@ -66,7 +66,9 @@ void ExpectSameFirstBadIndex(const gs::CompiledOperator& op, CpuImplementation e
         << "configuration " << config << ": " << status.message();
     if (config == 0) firstMessage = status.message();
     EXPECT_EQ(status.message(), firstMessage) << "configuration " << config;
-    EXPECT_EQ(gs::cpu::LastImplementationRun(), expected);
+    EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, expected)
+        << "configuration " << config << " ran "
+        << gs::plan::CpuImplementationName(gs::cpu::LastImplementationRun().implementation);
   }
 }
 

@@ -1,7 +1,9 @@
-// Parallel scatters large enough for a schedule (256 KiB of updates or more), ScatterND rows:
+// Parallel scatters large enough for a team (256 KiB of updates or more), ScatterND rows:
 // whether the rows land on distinct outputs (any order will do) or some repeat (the last in
 // row-major order wins), 1 and 2 threads give the bytes of an in-order loop written here,
-// in place and into a copy, checked and unchecked.
+// in place and into a copy, checked and unchecked. On 2 threads the plan's entry counts the
+// destinations first and decides by what it found, the one choice made from index values:
+// the test checks that decision as well as the bytes.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,15 +12,21 @@
 #include <string>
 #include <vector>
 
+#include "cpu/implementations.h"
 #include "gs/gs.h"
+#include "plan/plan.h"
 
 namespace {
 
 constexpr uint32_t kTableRows = 4096, kRowElements = 64, kUpdateRows = 2048;  // 512 KiB of updates
 
+using gs::cpu::Destinations;
+using gs::plan::CpuImplementation;
+
 struct Scatter {
   std::vector<int64_t> indices;  // one row index per update row; negative ones count from the end
   std::string label;
+  Destinations destinations;     // what counting them must find
 };
 
 // Distinct rows (some named from the end), then the same with repeats and, unchecked, rows out
@@ -28,10 +36,11 @@ std::vector<Scatter> Scatters() {
   std::vector<int64_t> rows(kTableRows);
   std::iota(rows.begin(), rows.end(), 0);
   std::shuffle(rows.begin(), rows.end(), rng);
-  Scatter distinct{{rows.begin(), rows.begin() + kUpdateRows}, "distinct rows"};
+  Scatter distinct{{rows.begin(), rows.begin() + kUpdateRows}, "distinct rows", Destinations::Distinct};
   for (uint32_t j = 0; j < kUpdateRows; j += 5) distinct.indices[j] -= kTableRows;
   Scatter repeated = distinct;
   repeated.label = "repeated rows";
+  repeated.destinations = Destinations::Repeated;
   for (uint32_t j = 1; j < kUpdateRows; j += 97) repeated.indices[j] = repeated.indices[rng() % j];
   Scatter outOfBounds = distinct;
   outOfBounds.label = "rows out of bounds";
@@ -49,6 +58,8 @@ TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
   const gs::ScatterNdOperatorDesc desc{&table, &indexDesc, &updateDesc, &table, 2, 2, gs::Reduction::None};
   gs::CompiledOperator op;
   ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
+  ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterUnits);
+  ASSERT_EQ(op.plan()->cpu.manyThreads, CpuImplementation::ScatterUnitsByDestination);
 
   std::vector<float> input(uint64_t{kTableRows} * kRowElements), updates(uint64_t{kUpdateRows} * kRowElements);
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
@@ -77,6 +88,11 @@ TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
               options);
           const std::string where = s.label + ", threads " + std::to_string(threads) + (checked ? ", checked" : "") +
                                     (inPlace ? ", in place" : "");
+          const gs::cpu::ImplementationRun ran = gs::cpu::LastImplementationRun();
+          EXPECT_EQ(ran.implementation, threads == 1 ? CpuImplementation::ScatterUnits
+                                                     : CpuImplementation::ScatterUnitsByDestination)
+              << where << ": ran " << gs::plan::CpuImplementationName(ran.implementation);
+          EXPECT_EQ(ran.destinations, threads == 1 ? Destinations::NotCounted : s.destinations) << where;
           if (checked && !inBounds) {
             // Scatters are all or nothing: refused, the output as it was.
             EXPECT_FALSE(status.ok()) << where;

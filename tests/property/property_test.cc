@@ -16,6 +16,7 @@
 #include <string>
 
 #include "cpu/kernel_set.h"
+#include "cpu/machine.h"
 #include "plan/plan.h"
 #include "engine_check.h"
 #include "random_desc.h"
@@ -31,20 +32,20 @@ double Scale() {
 
 constexpr int kMaxReportedFailures = 8;
 
-// The implementation a plan chose, with packed strips of element rows told apart.
+// The implementation a plan chose for one thread, with packed strips of element rows told apart.
 std::string ImplementationOf(const gs::plan::Plan& plan) {
-  return std::string(gs::plan::CpuImplementationName(plan.cpu.implementation)) +
+  return std::string(gs::plan::CpuImplementationName(plan.cpu.oneThread)) +
          (plan.cpu.rows.packed ? "+packed" : "");
 }
 
-// Restores the process's kernel set when a sweep ends.
-struct KernelSetRestorer {
-  gs::cpu::KernelSet saved = gs::cpu::ActiveKernelSet();
-  ~KernelSetRestorer() {
-    gs::cpu::ForceKernelSet(saved);
-    gs::plan::ForceStreamingThreshold(0);
-  }
-};
+// This machine with another kernel set, and every output streamed when `streamed` (a last-level
+// cache of one byte: the plan then streams every whole-line store, as it does large outputs).
+gs::plan::MachineInfo MachineWith(gs::cpu::KernelSet set, bool streamed) {
+  gs::plan::MachineInfo machine = gs::cpu::ThisMachine();
+  machine.kernelSet = set;
+  if (streamed) machine.llcBytes = 1;
+  return machine;
+}
 
 // Runs `count` seeds of one kind; each case on its suggested thread count, or on every
 // configuration when `all_threads` (1, 2, the default, and 3 tasks in a caller's 2-thread arena).
@@ -54,7 +55,7 @@ using Implementations = std::map<std::string, uint64_t>;
 Implementations Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
   count = std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(count) * Scale()));
   tbb::task_arena arena(2);
-  const KernelSetRestorer restore;
+  const gs::cpu::KernelSet own_set = gs::cpu::ThisMachine().kernelSet;
   int failures = 0;
   Implementations ran;
   for (uint64_t seed = 0; seed < count && failures < kMaxReportedFailures; ++seed) {
@@ -73,25 +74,27 @@ Implementations Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
       std::vector<EngineOptions> runs = {{c.thread_count, nullptr}};
       if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {3, &arena}};
       for (gs::cpu::KernelSet set : gs::cpu::SupportedKernelSets()) {
-        gs::cpu::ForceKernelSet(set);
-        // Every thread configuration on the process's own set; the suggested one on the others.
-        const bool own = set == restore.saved;
+        // Every thread configuration on the machine's own set; the suggested one on the others.
+        const bool own = set == own_set;
+        gs::CompiledOperator on_set;
+        const gs::plan::MachineInfo machine = MachineWith(set, false);
+        if (!own) problem = CompileCase(c, &on_set, &machine);
         for (const EngineOptions& options :
              own ? runs : std::vector<EngineOptions>{{c.thread_count, nullptr}}) {
-          problem = CheckEngine(c, expected, compiled, options);
+          if (!problem.empty()) break;
+          problem = CheckEngine(c, expected, own ? compiled : on_set, options);
           if (!problem.empty()) {
             problem = std::string("kernel set ") + gs::cpu::KernelSetName(set) + ": " + problem;
             break;
           }
         }
         // Once more with every output streamed (non-temporal stores), as large ones are: the
-        // plan decides, so the case is compiled again under the forced threshold.
+        // plan decides, so the case is compiled again for a machine with a tiny cache.
         if (problem.empty()) {
-          gs::plan::ForceStreamingThreshold(1);
+          const gs::plan::MachineInfo tiny_cache = MachineWith(set, true);
           gs::CompiledOperator streamed;
-          problem = CompileCase(c, &streamed);
+          problem = CompileCase(c, &streamed, &tiny_cache);
           if (problem.empty()) problem = CheckEngine(c, expected, streamed, {c.thread_count, nullptr});
-          gs::plan::ForceStreamingThreshold(0);
           if (!problem.empty()) {
             problem = std::string("kernel set ") + gs::cpu::KernelSetName(set) + ", streamed: " + problem;
           }
@@ -179,16 +182,20 @@ TEST(Property, TupleRowsOnEveryThreadCount) {
   ExpectShare(Sweep(CaseKind::TupleRows, 88 * 8, true), "gather_tuple_rows", 0.5);
 }
 
-// The kernel sets: scalar always; forcing a supported set makes it the active one, and an
-// unsupported one is refused.
-TEST(KernelSets, ForcingSelectsTheSet) {
-  const KernelSetRestorer restore;
+// The kernel sets: scalar always; a plan compiled for a machine with a set runs that set's
+// kernels (its plan records it), and every set's name parses back to it.
+TEST(KernelSets, APlanRunsItsMachinesSet) {
   EXPECT_TRUE(gs::cpu::KernelSetSupported(gs::cpu::KernelSet::Scalar));
   for (uint32_t i = 0; i < gs::cpu::kKernelSetCount; ++i) {
     const auto set = static_cast<gs::cpu::KernelSet>(i);
-    const gs::cpu::KernelSet before = gs::cpu::ActiveKernelSet();
-    EXPECT_EQ(gs::cpu::ForceKernelSet(set), gs::cpu::KernelSetSupported(set));
-    EXPECT_EQ(gs::cpu::ActiveKernelSet(), gs::cpu::KernelSetSupported(set) ? set : before);
+    if (gs::cpu::KernelSetSupported(set)) {
+      const RandomCase c = GenerateCase(CaseKind::Basic, 2);
+      gs::CompiledOperator compiled;
+      const gs::plan::MachineInfo machine = MachineWith(set, false);
+      ASSERT_EQ(CompileCase(c, &compiled, &machine), "");
+      EXPECT_EQ(compiled.plan()->cpu.kernelSet, set);
+      EXPECT_EQ(gs::cpu::KernelsOf(set).set, set);
+    }
     gs::cpu::KernelSet parsed;
     ASSERT_TRUE(gs::cpu::ParseKernelSet(gs::cpu::KernelSetName(set), &parsed));
     EXPECT_EQ(parsed, set);

@@ -1,6 +1,6 @@
 // Hardware gathers of 32-bit lanes. xsimd 8.1 (Debian bookworm) declares AVX2 and AVX-512
 // gathers, but their enable_if never matches, so batch::gather loads one lane at a time (half
-// the speed of the block kernel); and it has no masked gather. The instruction sets' masked
+// the speed of the line kernel); and it has no masked gather. The instruction sets' masked
 // gathers are used here, with xsimd's gather as the portable path.
 #pragma once
 
@@ -61,8 +61,7 @@ inline constexpr bool kAvx512Positions =
 // end), checked (*ok) and, when 64-bit, narrowed to 32-bit lanes (out-of-bounds lanes hold
 // garbage); bound32 and bound64 are the bound in each lane width. xsimd 8.1 has neither
 // AVX-512's unsigned compares into a mask nor its truncation (vpmovqd): its portable form
-// (LoadPositions) took about twice the operations, and last-axis f32 rows with int64 indices
-// ran at 0.81-0.85 of this. Defined only where kAvx512Positions holds (elsewhere only named,
+// (LoadPositions) takes about twice the operations (perf/results/2026-11-26-notes-moved-from-code.md). Defined only where kAvx512Positions holds (elsewhere only named,
 // in branches that are never instantiated).
 template <class Arch, typename IndexT>
 xsimd::batch<int32_t, Arch> Positions16Avx512(const IndexT* idx, const xsimd::batch<int32_t, Arch>& bound32,

@@ -1,8 +1,7 @@
 // Rows of 1- and 2-byte elements on AVX-512, 16 elements a gather: the 32-bit word at each
 // element's byte offset is gathered and its lanes truncated to the element size (vpmovdb,
-// vpmovdw). The block kernel's scalar loop ran at about 1.3 G elements/s a core whatever it
-// was made of (standalone loops, perf/limits); this took i8 last-axis rows from 12.7 to 17
-// GB/s at 1 thread (AMD EPYC, 2026-11-25). xsimd 8.1 has no gather and no truncation;
+// vpmovdw), since the line kernel's scalar loop is bound by one element at a time whatever it
+// is made of (perf/results/2026-11-26-notes-moved-from-code.md). xsimd 8.1 has no gather and no truncation;
 // kAvx512Positions<Arch> says whether this kernel exists for Arch.
 #pragma once
 

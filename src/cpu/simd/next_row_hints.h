@@ -10,10 +10,9 @@ namespace {
 
 // A row that reads one contiguous data row (last-axis gathers) reads its lines in random
 // order, which the hardware prefetchers do not follow: hinting the next row a line or a few
-// per output block takes those misses off the critical path. Hinting it all at once before
-// the row (256 hints for a 16 KiB row) ran last-axis float32 rows at 0.7 of this in a
-// standalone loop (2 threads, AMD EPYC): the hints outrun the core's miss buffers and most
-// are dropped.
+// per output block takes those misses off the critical path. Hinted all at once before the
+// row, the hints outrun the core's miss buffers and most are dropped
+// (perf/results/2026-11-26-notes-moved-from-code.md).
 class NextRowHints {
  public:
   NextRowHints(NextRowData next, uint64_t blocks)

@@ -1,7 +1,6 @@
 // GatherND pairs into 4-byte elements on AVX-512, 8 pairs a step. The xsimd kernel
-// (GatherPairs4Vector) takes 16 pairs a step through 32-bit lanes; on AVX-512 it ran at 0.70-0.72
-// of this one (GatherND elements q2, 2026-11-25, AMD EPYC, 2 threads: 8.5 against 11.9 GB/s).
-// xsimd 8.1 lacks what this step is made of: the two-source permute that deinterleaves pairs
+// (GatherPairs4Vector) takes 16 pairs a step through 32-bit lanes, slower on AVX-512 than this
+// one (perf/results/2026-11-26-notes-moved-from-code.md). xsimd 8.1 lacks what this step is made of: the two-source permute that deinterleaves pairs
 // (vpermt2q), the 64-to-32-bit truncation (vpmovqd) and a gather of 8 lanes on a 16-lane
 // architecture. kAvx512Pairs<Arch> says whether this kernel exists for Arch; everywhere else
 // the xsimd kernel is the portable path.

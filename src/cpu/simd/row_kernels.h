@@ -26,23 +26,21 @@ namespace gs::cpu::simd {
 // inline instantiation could hand AVX-512 code to a CPU without it).
 namespace {
 
-// Output in 64-byte blocks, each gathered into registers and stored at once: a fixed-length
+// Output in 64-byte lines, each gathered into registers and stored at once: a fixed-length
 // inner loop (out-of-bounds elements are zero), then one vector store, non-temporal when
-// kStream. `source(j, &offset)` sets the element that output j reads and says whether its
-// index is in bounds. Measured on rows of 4096 float32 with int64 indices against one store
-// per element: 1.4-1.9x faster (perf/README.md). kTrack (checked mode): returns whether every
-// index was in bounds; otherwise true.
+// kStream, rather than one store per element. `source(j, &offset)` sets the element that
+// output j reads and says whether its index is in bounds. kTrack (checked mode): returns
+// whether every index was in bounds; otherwise true. Figures: perf/results/2026-11-26-notes-moved-from-code.md.
 template <class Arch, size_t N, bool kStream, bool kTrack, class Source>
-bool GatherBlocks(const uint8_t* data, uint8_t* out, uint64_t n, Source source, NextRowData next = {}) {
+bool GatherLines(const uint8_t* data, uint8_t* out, uint64_t n, Source source, NextRowData next = {}) {
   using W = Word<N>;
   constexpr uint64_t kBlock = 64 / N;
   NextRowHints hints(next, n / kBlock);
   // Out-of-bounds elements are counted in a register of the loop that loads them (a flag
   // written through a reference could alias the byte stores and be reloaded every element),
-  // on the rare path that skips their load: then the count costs the common path nothing
-  // (checked f16 rows 22.5 -> 26.3 GB/s, i8 24.2 -> 24.9, 2 threads, AMD EPYC, where counting
-  // every element's verdict had cost them 10-20%). Unchecked, the same form measured 6%
-  // slower than loading element 0 (always in the view) for an out-of-bounds one.
+  // on the rare path that skips their load: then the count costs the common path nothing.
+  // Unchecked, loading element 0 (always in the view) for an out-of-bounds one is faster
+  // than that branch, so the two modes differ.
   const auto element = [&](uint64_t j, uint64_t* bad) -> W {
     uint64_t offset;
     W value;
@@ -157,32 +155,33 @@ uint64_t FirstBad(const uint8_t* indices, uint64_t n, const uint64_t* bounds, ui
   return FirstBadScalar(idx, 0, n, bounds, tupleSize, firstComponent);
 }
 
-// The two layouts the plan makes most, without multiplies: every output element of the row
-// reads one data row (last axis: step 0, stride 1), and packed strips (step 1).
-template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack>
+// A row in either form (RowOffsets): Fit31 runs 32-bit lanes where the set has hardware
+// gathers, for the geometry RowOffsetsFit31 admits (the plan checked it once for every row of
+// the call). Then the two layouts the plan makes most, without multiplies: every output
+// element of the row reads one data row (last axis: step 0, stride 1), and packed strips
+// (step 1).
+template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kFit31>
 bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                const uint8_t* indices, uint8_t* out, uint64_t n, NextRowData next) {
 #ifndef GS_SCALAR_ONLY
-  // Offsets below 2^31: lane offsets are signed 32-bit.
-  if constexpr (N == 4 && kHasHardwareGather<Arch>) {
-    if (dataStep <= 1 && n < (uint64_t{1} << 30) && bound <= (uint64_t{1} << 30) &&
-        indexedStride < (uint64_t{1} << 31) &&
-        (bound - 1) * indexedStride + n * dataStep < (uint64_t{1} << 31)) {
-      return GatherRow4Vector<Arch, IndexT, kStream, kTrack>(data, dataStep, indexedStride, bound, indices, out, n,
-                                                             next);
+  if constexpr (kFit31 && N == 4 && kHasHardwareGather<Arch>) {
+    // Last-axis rows, the layout the plan makes most, without the layout's tests per vector.
+    if (dataStep == 0 && indexedStride == 1) {
+      return GatherRow4Vector<Arch, IndexT, kStream, kTrack, true>(data, 0, 1, bound, indices, out, n, next);
     }
+    return GatherRow4Vector<Arch, IndexT, kStream, kTrack, false>(data, dataStep, indexedStride, bound, indices, out,
+                                                                  n, next);
   }
-  if constexpr (N <= 2 && kAvx512Positions<Arch>) {
-    const uint64_t extentBytes = n == 0 || bound == 0 ? 0 : ((n - 1) * dataStep + (bound - 1) * indexedStride + 1) * N;
-    if (dataStep <= 1 && n >= 64 / N && n < (uint64_t{1} << 30) && bound <= (uint64_t{1} << 30) && indexedStride < (uint64_t{1} << 30) &&
-        extentBytes >= 4 && extentBytes < (uint64_t{1} << 31)) {
+  if constexpr (kFit31 && N <= 2 && kAvx512Positions<Arch>) {
+    if (n >= 64 / N) {  // at least one block
+      const uint64_t extentBytes = ((n - 1) * dataStep + (bound - 1) * indexedStride + 1) * N;
       uint64_t done;
       const bool blocksOk = GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack>(
           data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
-      // The tail, shorter than a block, through the block kernel's element loop.
-      return GatherRow<Arch, N, IndexT, kStream, kTrack>(data + done * dataStep * N, dataStep, indexedStride, bound,
-                                                         indices + done * sizeof(IndexT), out + done * N, n - done,
-                                                         {}) &&
+      // The tail, shorter than a block, through the line kernel's element loop.
+      return GatherRow<Arch, N, IndexT, kStream, kTrack, false>(data + done * dataStep * N, dataStep, indexedStride,
+                                                                bound, indices + done * sizeof(IndexT), out + done * N,
+                                                                n - done, {}) &&
              blocksOk;
     }
   }
@@ -197,24 +196,24 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     };
   };
   if (dataStep == 0 && indexedStride == 1) {
-    return GatherBlocks<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }), next);
+    return GatherLines<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }), next);
   }
   if (dataStep == 1) {
-    return GatherBlocks<Arch, N, kStream, kTrack>(
+    return GatherLines<Arch, N, kStream, kTrack>(
         data, out, n, from([=](uint64_t j, uint64_t p) { return j + p * indexedStride; }), next);
   }
-  return GatherBlocks<Arch, N, kStream, kTrack>(
+  return GatherLines<Arch, N, kStream, kTrack>(
       data, out, n, from([=](uint64_t j, uint64_t p) { return j * dataStep + p * indexedStride; }), next);
 }
 
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
 // p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
-// of bounds; through GatherBlocks.
+// of bounds; through GatherLines.
 template <class Arch, size_t N, typename IndexT>
-bool GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
+bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  return GatherBlocks<Arch, N, false, true>(data, out, n, [&](uint64_t j, uint64_t* to) {
+  return GatherLines<Arch, N, false, true>(data, out, n, [&](uint64_t j, uint64_t* to) {
     uint64_t offset = 0;
     bool all = true;
     for (uint64_t c = 0; c < tupleSize; ++c) {
@@ -228,31 +227,26 @@ bool GatherTupleBlocks(const uint8_t* data, const uint64_t* bounds, const uint64
   });
 }
 
-template <class Arch, size_t N, typename IndexT>
+// Fit31: pairs (TupleOffsetsFit31 held for the plan) through 32-bit lanes where the set has
+// hardware gathers.
+template <class Arch, size_t N, typename IndexT, bool kFit31>
 bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                     uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
 #ifndef GS_SCALAR_ONLY
-  if constexpr (N == 4 && kHasHardwareGather<Arch>) {
-    // Offsets below 2^31: lane offsets are signed 32-bit.
-    const bool fits = tupleSize == 2 && bounds[0] < (uint64_t{1} << 31) && bounds[1] < (uint64_t{1} << 31) &&
-                      strides[0] < (uint64_t{1} << 31) && strides[1] < (uint64_t{1} << 31) &&
-                      bounds[0] > 0 && bounds[1] > 0 &&
-                      (bounds[0] - 1) * strides[0] + (bounds[1] - 1) * strides[1] < (uint64_t{1} << 31);
-    if (fits) {
-      uint64_t done;
-      bool vectorOk;
-      if constexpr (kAvx512Pairs<Arch>) {
-        vectorOk = GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
-      } else {
-        vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
-      }
-      return GatherTupleBlocks<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * done * sizeof(IndexT),
-                                                out + done * 4, n - done) &&
-             vectorOk;
+  if constexpr (kFit31 && N == 4 && kHasHardwareGather<Arch>) {
+    uint64_t done;
+    bool vectorOk;
+    if constexpr (kAvx512Pairs<Arch>) {
+      vectorOk = GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
+    } else {
+      vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
     }
+    return GatherTupleLines<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * done * sizeof(IndexT),
+                                              out + done * 4, n - done) &&
+           vectorOk;
   }
 #endif
-  return GatherTupleBlocks<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
+  return GatherTupleLines<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
 }
 
 template <size_t N, typename IndexT>
@@ -269,17 +263,25 @@ void ScatterRow(uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64
   }
 }
 
-// [tracked][log2][IndexKind] of one element size, plain or streamed.
-template <class Arch, size_t N, bool kStream>
+// [tracked][log2][IndexKind] of one element size and form, plain or streamed.
+template <class Arch, size_t N, bool kStream, bool kFit31>
 void FillGatherRows(GatherRowFn (&rows)[2][4][4], uint32_t log2) {
-  rows[0][log2][0] = GatherRow<Arch, N, int32_t, kStream, false>;
-  rows[0][log2][1] = GatherRow<Arch, N, int64_t, kStream, false>;
-  rows[0][log2][2] = GatherRow<Arch, N, uint32_t, kStream, false>;
-  rows[0][log2][3] = GatherRow<Arch, N, uint64_t, kStream, false>;
-  rows[1][log2][0] = GatherRow<Arch, N, int32_t, kStream, true>;
-  rows[1][log2][1] = GatherRow<Arch, N, int64_t, kStream, true>;
-  rows[1][log2][2] = GatherRow<Arch, N, uint32_t, kStream, true>;
-  rows[1][log2][3] = GatherRow<Arch, N, uint64_t, kStream, true>;
+  rows[0][log2][0] = GatherRow<Arch, N, int32_t, kStream, false, kFit31>;
+  rows[0][log2][1] = GatherRow<Arch, N, int64_t, kStream, false, kFit31>;
+  rows[0][log2][2] = GatherRow<Arch, N, uint32_t, kStream, false, kFit31>;
+  rows[0][log2][3] = GatherRow<Arch, N, uint64_t, kStream, false, kFit31>;
+  rows[1][log2][0] = GatherRow<Arch, N, int32_t, kStream, true, kFit31>;
+  rows[1][log2][1] = GatherRow<Arch, N, int64_t, kStream, true, kFit31>;
+  rows[1][log2][2] = GatherRow<Arch, N, uint32_t, kStream, true, kFit31>;
+  rows[1][log2][3] = GatherRow<Arch, N, uint64_t, kStream, true, kFit31>;
+}
+
+template <class Arch, size_t N, bool kFit31>
+void FillGatherTupleRows(GatherTupleRowFn (&rows)[4][4], uint32_t log2) {
+  rows[log2][0] = GatherTupleRow<Arch, N, int32_t, kFit31>;
+  rows[log2][1] = GatherTupleRow<Arch, N, int64_t, kFit31>;
+  rows[log2][2] = GatherTupleRow<Arch, N, uint32_t, kFit31>;
+  rows[log2][3] = GatherTupleRow<Arch, N, uint64_t, kFit31>;
 }
 
 template <class Arch, KernelSet kSet>
@@ -288,12 +290,14 @@ KernelTable MakeTable() {
   t.set = kSet;
   auto fill = [&](auto size, uint32_t log2) {
     constexpr size_t N = decltype(size)::value;
-    FillGatherRows<Arch, N, false>(t.gatherRow, log2);
-    FillGatherRows<Arch, N, true>(t.gatherRowStreamed, log2);
-    t.gatherTupleRow[log2][0] = GatherTupleRow<Arch, N, int32_t>;
-    t.gatherTupleRow[log2][1] = GatherTupleRow<Arch, N, int64_t>;
-    t.gatherTupleRow[log2][2] = GatherTupleRow<Arch, N, uint32_t>;
-    t.gatherTupleRow[log2][3] = GatherTupleRow<Arch, N, uint64_t>;
+    constexpr uint32_t kAny = static_cast<uint32_t>(RowOffsets::Any);
+    constexpr uint32_t kFit31 = static_cast<uint32_t>(RowOffsets::Fit31);
+    FillGatherRows<Arch, N, false, false>(t.gatherRow[kAny], log2);
+    FillGatherRows<Arch, N, false, true>(t.gatherRow[kFit31], log2);
+    FillGatherRows<Arch, N, true, false>(t.gatherRowStreamed[kAny], log2);
+    FillGatherRows<Arch, N, true, true>(t.gatherRowStreamed[kFit31], log2);
+    FillGatherTupleRows<Arch, N, false>(t.gatherTupleRow[kAny], log2);
+    FillGatherTupleRows<Arch, N, true>(t.gatherTupleRow[kFit31], log2);
     t.scatterRow[log2][0] = ScatterRow<N, int32_t>;
     t.scatterRow[log2][1] = ScatterRow<N, int64_t>;
     t.scatterRow[log2][2] = ScatterRow<N, uint32_t>;

@@ -19,16 +19,16 @@
 namespace gs::cpu::simd {
 namespace {
 
-// On sets without a hardware gather, lanes loaded one by one were slower than the block
-// kernel (GatherBlocks), so only these sets use the vector rows.
+// On sets without a hardware gather, lanes loaded one by one are slower than the line
+// kernel (GatherLines), so only these sets use the vector rows.
 // (xsimd's AVX-512 architectures do not derive from avx2.)
 template <class Arch>
 inline constexpr bool kHasHardwareGather =
     std::is_base_of_v<xsimd::avx2, Arch> || std::is_base_of_v<xsimd::avx512f, Arch>;
 
 // The set of half the vector width, for a tail of at least half a vector (AVX-512's 16 lanes
-// leave up to 15 elements a row, and rows of 8 to 15 elements whole, to the scalar loop
-// otherwise: 8x8 last-axis rows took 170 ns against AVX2's 133); void where none is used.
+// would leave up to 15 elements a row, and rows of 8 to 15 elements whole, to the scalar
+// loop: short rows were slower than on AVX2, perf/results/2026-11-26-notes-moved-from-code.md); void where none is used.
 template <class Arch>
 using HalfWidthSet = std::conditional_t<std::is_base_of_v<xsimd::avx512f, Arch>, xsimd::avx2, void>;
 
@@ -127,10 +127,11 @@ inline void GatherStore4(const uint8_t* data, const Lanes32<Arch>& offsets,
 }
 
 // Rows of 4-byte elements where every offset fits in 31 bits and dataStep is 0 or 1 (last-axis
-// rows, packed strips). On rows in L1/L2 this beat the block kernel by 1.2-1.6x (AVX-512; AVX2
-// forced on the same Xeon: 0.51-0.54 of copy with the block kernel). For 1- and 2-byte
-// elements, which have no gather, loading one by one from the vector's offsets was slower.
-template <class Arch, typename IndexT, bool kStream, bool kTrack>
+// rows, packed strips): one hardware gather a vector beats the line kernel's element loop
+// (perf/results/2026-11-26-notes-moved-from-code.md). For 1- and 2-byte elements, which have no gather, loading one
+// by one from the vector's offsets is slower.
+// kLastAxis: the caller knows dataStep is 0 and indexedStride 1 (the lanes are the positions).
+template <class Arch, typename IndexT, bool kStream, bool kTrack, bool kLastAxis>
 bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                       uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n, NextRowData next) {
   using V = Lanes32<Arch>;
@@ -146,15 +147,15 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
     hints.Block();
     const Positions<Arch> p = LoadPositions<Arch, IndexT>(idx + j, bounds);
     if constexpr (kTrack) allOk = allOk & p.ok;
-    V offsets = indexedStride == 1 ? p.at : p.at * stride;
-    if (dataStep != 0) offsets = offsets + iota + V(static_cast<int32_t>(j));
+    V offsets = kLastAxis || indexedStride == 1 ? p.at : p.at * stride;
+    if (!kLastAxis && dataStep != 0) offsets = offsets + iota + V(static_cast<int32_t>(j));
     GatherStore4<Arch, kStream>(data, offsets, p.ok, out + j * 4);
   }
   bool allInBounds = xsimd::all(allOk);
   using Half = HalfWidthSet<Arch>;
   if constexpr (!std::is_void_v<Half>) {
     if (n - j >= Lanes32<Half>::size) {
-      return GatherRow4Vector<Half, IndexT, kStream, kTrack>(data + j * dataStep * 4, dataStep, indexedStride, bound,
+      return GatherRow4Vector<Half, IndexT, kStream, kTrack, kLastAxis>(data + j * dataStep * 4, dataStep, indexedStride, bound,
                                                              indices + j * sizeof(IndexT), out + j * 4, n - j, {}) &&
              allInBounds;
     }

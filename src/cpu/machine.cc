@@ -1,0 +1,50 @@
+#include "cpu/machine.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <thread>
+
+#include "cpu/kernel_set.h"
+
+namespace gs::cpu {
+
+uint64_t CacheBytes(int level) {
+  // sysfs, as lscpu reads it: glibc's sysconf can report a host's L3 rather than the VM's
+  // (perf/results/2026-11-26-notes-moved-from-code.md).
+  uint64_t found = 0;
+  for (int index = 0; index < 8; ++index) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    std::ifstream levelFile(dir + "level"), typeFile(dir + "type"), sizeFile(dir + "size");
+    int cacheLevel = 0;
+    std::string type, size;
+    if (!(levelFile >> cacheLevel) || !(typeFile >> type) || !(sizeFile >> size)) continue;
+    if (cacheLevel != level || type == "Instruction" || size.empty()) continue;
+    const uint64_t unit = size.back() == 'K' ? 1024 : size.back() == 'M' ? 1024 * 1024 : 1;
+    found = std::max<uint64_t>(found, std::strtoull(size.c_str(), nullptr, 10) * unit);
+  }
+  if (found != 0) return found;
+  long size = -1;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+  size = sysconf(level == 3 ? _SC_LEVEL3_CACHE_SIZE : level == 2 ? _SC_LEVEL2_CACHE_SIZE : _SC_LEVEL1_DCACHE_SIZE);
+#endif
+  return size > 0 ? static_cast<uint64_t>(size) : uint64_t{0};
+}
+
+const plan::MachineInfo& ThisMachine() {
+  static const plan::MachineInfo machine = [] {
+    plan::MachineInfo m;
+    m.kernelSet = ActiveKernelSet();
+    m.l2Bytes = CacheBytes(2);
+    const uint64_t l3 = CacheBytes(3);
+    m.llcBytes = l3 != 0 ? l3 : m.l2Bytes;
+    m.cores = std::max(1u, std::thread::hardware_concurrency());
+    return m;
+  }();
+  return machine;
+}
+
+}  // namespace gs::cpu

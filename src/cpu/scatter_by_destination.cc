@@ -1,0 +1,176 @@
+// ScatterUnitsByDestination: a scatter shared by a team. Every unit's destination is counted
+// first, by ranges of units in parallel (this reads every index, so it is also checked mode's
+// validation); then the one decision that needs the index values: whether two units start at
+// one offset. Units whose blocks overlap start at the same offset, so when none do the units
+// touch disjoint blocks and each task writes a contiguous range of them in any order;
+// otherwise they are bucketed by destination range (a counting sort that keeps row-major
+// order inside each bucket) and each bucket is applied by one task.
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+#include "cpu/implementations.h"
+#include "cpu/row_walk.h"
+#include "cpu/scatter.h"
+
+namespace gs::cpu {
+namespace {
+
+// A bucket slot that no move filled.
+constexpr uint64_t kNoMove = ~uint64_t{0};
+
+struct Move {
+  uint64_t destination;  // element offset in Output
+  uint64_t source;       // element offset in Updates
+};
+
+// The moves grouped by bucket, row-major inside each: bucket b owns moves[starts[b], starts[b + 1]).
+struct Buckets {
+  std::vector<Move> moves;
+  std::vector<uint64_t> starts;
+};
+
+// What counting the destinations found.
+struct DestinationCount {
+  bool allInBounds = false;
+  Destinations destinations = Destinations::Repeated;
+};
+
+// Counts the destinations of every unit, and unless they are distinct, buckets the moves.
+// Reads the indices and allocates before anything is written (running out of memory leaves
+// the output untouched).
+template <typename IndexT>
+DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, const Parallel& parallel,
+                                Buckets* out) {
+  const plan::KernelConstants& k = plan.walk;
+  const uint64_t threads = static_cast<uint64_t>(parallel.concurrency());
+  const uint64_t buckets = threads * 4;
+  const uint64_t extent = plan.tensor(plan::TensorRole::Output).extentElements;
+  const uint64_t bucketWidth = std::max<uint64_t>(1, (extent + buckets - 1) / buckets);
+  const uint64_t chunkUnits = std::max<uint64_t>(plan.cpu.taskUnits, (k.unitCount + 4 * threads - 1) / (4 * threads));
+  const uint64_t chunks = (k.unitCount + chunkUnits - 1) / chunkUnits;
+  auto chunkRange = [&](uint64_t c) {
+    return std::make_pair(c * chunkUnits, std::min(k.unitCount, (c + 1) * chunkUnits));
+  };
+
+  // slots[c * buckets + b]: moves of chunk c into bucket b; then their first slot, and ends
+  // their last + 1. The fill pass reads the indices again and the caller may change them in
+  // between: it writes only inside the slots the count reserved.
+  std::vector<uint64_t> slots(chunks * buckets, 0);
+  std::vector<uint64_t> ends(chunks * buckets, 0);
+  // Overwrites only: one bit per block-sized slot of the output, set as the count goes (two
+  // starts in one slot only cost the fast path). At most 64 bits a unit, so the bitmap stays
+  // small beside the indices.
+  const uint64_t blockSlots = extent / k.blockElements + 1;
+  const bool mayBeDistinct = plan.reduction == Reduction::None && blockSlots <= 64 * k.unitCount;
+  std::vector<uint64_t> started(mayBeDistinct ? (blockSlots + 63) / 64 : 0, 0);
+  std::atomic<bool> repeated{!mayBeDistinct};
+  const auto noteStart = [&](uint64_t destination) {
+    const uint64_t slot = destination / k.blockElements, bit = uint64_t{1} << (slot % 64);
+    if (__atomic_fetch_or(&started[slot / 64], bit, __ATOMIC_RELAXED) & bit) {
+      repeated.store(true, std::memory_order_relaxed);
+    }
+  };
+  std::atomic<bool> outOfBounds{false};
+  parallel.For(chunks, 1, [&](uint64_t first, uint64_t last) {
+    for (uint64_t c = first; c < last; ++c) {
+      const auto [begin, end] = chunkRange(c);
+      uint64_t* counts = &slots[c * buckets];
+      if (!ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t) {
+            ++counts[destination / bucketWidth];
+            if (mayBeDistinct) noteStart(destination);
+          })) {
+        outOfBounds.store(true, std::memory_order_relaxed);
+      }
+    }
+  });
+  DestinationCount count;
+  count.allInBounds = !outOfBounds.load();
+  count.destinations = repeated.load() ? Destinations::Repeated : Destinations::Distinct;
+  if (count.destinations == Destinations::Distinct) return count;
+
+  out->starts.assign(buckets + 1, 0);
+  uint64_t total = 0;
+  for (uint64_t b = 0; b < buckets; ++b) {
+    out->starts[b] = total;
+    for (uint64_t c = 0; c < chunks; ++c) {
+      const uint64_t n = slots[c * buckets + b];
+      slots[c * buckets + b] = total;
+      total += n;
+      ends[c * buckets + b] = total;
+    }
+  }
+  out->starts[buckets] = total;
+  out->moves.assign(total, Move{kNoMove, 0});  // slots left unfilled (indices changed) are skipped
+  parallel.For(chunks, 1, [&](uint64_t first, uint64_t last) {
+    for (uint64_t c = first; c < last; ++c) {
+      const auto [begin, end] = chunkRange(c);
+      uint64_t* next = &slots[c * buckets];
+      const uint64_t* slotEnds = &ends[c * buckets];
+      ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t source) {
+        const uint64_t b = destination / bucketWidth;
+        if (next[b] < slotEnds[b]) out->moves[next[b]++] = {destination, source};
+      });
+    }
+  });
+  return count;
+}
+
+// Distinct destinations: contiguous ranges of units, each task reading its updates in order.
+template <typename IndexT>
+void ApplyDistinct(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel) {
+  const BlockWriter write = MakeWriter(plan);
+  parallel.For(plan.walk.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
+    ForEachMove<IndexT>(plan.walk, buffers.indices, begin, end, [&](uint64_t destination, uint64_t source) {
+      write(buffers.output, destination, buffers.updates, source);
+    });
+    write.Fence();
+  });
+}
+
+// Repeated destinations: one task per bucket, its moves in row-major order.
+void ApplyBuckets(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                  const Buckets& buckets) {
+  const BlockWriter write = MakeWriter(plan);
+  const uint64_t prefetchBytes = plan.cpu.prefetchBytes;  // of the block a few moves ahead
+  constexpr uint64_t kAhead = 4;
+  const std::vector<Move>& moves = buckets.moves;
+  uint8_t* output = buffers.output;
+  parallel.For(buckets.starts.size() - 1, 1, [&](uint64_t first, uint64_t last) {
+    // Reductions on floats must see IEEE arithmetic on every thread that runs them.
+    IeeeFloatScope ieee;
+    for (uint64_t b = first; b < last; ++b) {
+      const uint64_t end = buckets.starts[b + 1];
+      for (uint64_t m = buckets.starts[b]; m < end; ++m) {
+        if (prefetchBytes != 0 && m + kAhead < end && moves[m + kAhead].destination != kNoMove) {
+          PrefetchForWrite(output + moves[m + kAhead].destination * write.elementSize, prefetchBytes);
+        }
+        if (moves[m].destination != kNoMove) write(output, moves[m].destination, buffers.updates, moves[m].source);
+      }
+    }
+    write.Fence();
+  });
+}
+
+}  // namespace
+
+Status RunScatterUnitsByDestination(const plan::Plan& plan, const plan::HostBuffers& buffers,
+                                    const Parallel& parallel, bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::ScatterUnitsByDestination);
+  return WithIndexType(plan.indexType, [&](auto tag) -> Status {
+    using IndexT = decltype(tag);
+    Buckets buckets;
+    const DestinationCount count = CountAndBucket<IndexT>(plan, buffers.indices, parallel, &buckets);
+    NoteDestinations(count.destinations);
+    const Status status = ValidateAndCopy(plan, buffers, parallel, checked, count.allInBounds);
+    if (!status.ok()) return status;
+    if (count.destinations == Destinations::Distinct) {
+      ApplyDistinct<IndexT>(plan, buffers, parallel);
+    } else {
+      ApplyBuckets(plan, buffers, parallel, buckets);
+    }
+    return Status::Ok();
+  });
+}
+
+}  // namespace gs::cpu

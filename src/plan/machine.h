@@ -1,0 +1,21 @@
+// The machine a plan is compiled for: everything the CPU implementation list reads of the
+// hardware. The engine reads the real one once (cpu::ThisMachine); tests pass their own, so
+// that a plan is a function of the desc and this struct alone.
+#pragma once
+
+#include <cstdint>
+
+namespace gs::plan {
+
+// The CPU kernel sets: the same kernels built for several instruction sets (src/cpu/simd).
+enum class KernelSet : uint32_t { Scalar, Sse2, Avx2, Avx512, Neon64 };
+inline constexpr uint32_t kKernelSetCount = 5;
+
+struct MachineInfo {
+  KernelSet kernelSet = KernelSet::Scalar;  // the kernels every call of the plan runs
+  uint64_t l2Bytes = 0;   // one core's L2 (0: unknown)
+  uint64_t llcBytes = 0;  // the last-level cache; calls that touch more stream their stores (0: never)
+  uint32_t cores = 1;     // hardware threads
+};
+
+}  // namespace gs::plan
