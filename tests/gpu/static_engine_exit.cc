@@ -7,12 +7,16 @@
 // requires the engine to hold no reference to the device any more, then destroys the device
 // itself (the driver's teardown). Exit status 0 only when the engine gave everything back in time
 // and its destructor touched nothing afterwards; the run's calls must also give the CPU's bytes.
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
 #include <unistd.h>
+#if defined(__GLIBC__)
+#include <execinfo.h>
+#endif
 
 #include "d3d12/d3d12_api.h"  // ID3D12Device's AddRef and Release
 #include "gpu_test_environment.h"
@@ -29,8 +33,21 @@ void Fail(const char* what) {
   _exit(1);
 }
 
+// A crash at exit says where (on a real driver this test runs where no debugger is).
+void OnCrash(int signal) {
+  const char text[] = "static_engine_exit: crashed; the stack:\n";
+  (void)!write(2, text, sizeof text - 1);
+#if defined(__GLIBC__)
+  void* frames[64];
+  backtrace_symbols_fd(frames, backtrace(frames, 64), 2);
+#endif
+  std::signal(signal, SIG_DFL);
+  std::raise(signal);
+}
+
 // Runs where a driver's exit handlers run: after the engine's hook, before g_engine's destructor.
 void DriverTeardown() {
+  if (g_device == nullptr) return;  // no device was made: nothing to tear down
   g_device->AddRef();
   const unsigned long references = g_device->Release();
   if (references != 1) {
@@ -52,6 +69,8 @@ void DriverTeardown() {
 
 int main() {
   gs_gpu_test::ChooseLavapipeUnlessSet();
+  std::signal(SIGSEGV, OnCrash);
+  std::signal(SIGBUS, OnCrash);
   std::atexit(DriverTeardown);  // before Create: the engine's hook comes after, so runs first
   const gs::Status made = gs::D3D12Engine::Create(nullptr, &g_engine);
   if (!made.ok()) {
