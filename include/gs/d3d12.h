@@ -59,12 +59,13 @@ class D3D12Recording {
 // kernel on first use. One call at a time per engine runs on its queue; calls from several
 // threads are serialised.
 //
-// The engine's life: an engine may stay alive until the process exits (kept in a static, as a
-// runtime keeps its device). When exit begins (std::exit or main returning), before the
-// driver's own exit handlers run, every live engine waits for its queue and releases its
-// device objects; its later calls answer StatusCode::Unsupported and its destructor releases
-// nothing more. Release D3D12Recordings, and the caller's own objects on the engine's device,
-// before main returns: those the library cannot release in time.
+// The engine's life: destroy every engine before main returns (or std::exit is called). An
+// engine still alive when exit begins (kept in a static, as a runtime keeps its device) waits
+// for its queue and releases its device objects then, before the driver's own exit handlers;
+// its later calls answer StatusCode::Unsupported and its destructor releases nothing more. That
+// is enough on lavapipe, but on NVIDIA's Linux driver (580, through vkd3d) such a process still
+// crashed after main returned: so do not rely on it. Release D3D12Recordings, and the caller's
+// own objects on the engine's device, before main returns too.
 class D3D12Engine {
  public:
   // With device == nullptr the engine makes its own (Linux: vkd3d on the first Vulkan device,
