@@ -23,7 +23,7 @@ struct Split {
 // power of two of units / taskUnits pieces (auto_partitioner may stop splitting earlier).
 Split SplitOf(const gs::plan::Plan& plan, int threads) {
   using gs::plan::CpuImplementation;
-  const auto impl = plan.cpu.implementation;
+  const auto impl = threads <= 1 ? plan.cpu.oneThread : plan.cpu.manyThreads;
   Split s;
   if (impl == CpuImplementation::GatherElementRows || impl == CpuImplementation::ScatterStrips ||
       impl == CpuImplementation::ScatterElementRows) {
@@ -31,7 +31,7 @@ Split SplitOf(const gs::plan::Plan& plan, int threads) {
                                                        : gs::cpu::TileRows(plan, threads).tasks();
     return s;
   }
-  const uint64_t units = plan.kernel.unitCount, grain = std::max<uint64_t>(1, plan.cpu.taskUnits);
+  const uint64_t units = plan.walk.unitCount, grain = std::max<uint64_t>(1, plan.cpu.taskUnits);
   s.unitsPerTask = grain;
   if (threads <= 1 || units <= grain) {
     s.tasks = 1;
@@ -75,7 +75,7 @@ int PrintPartitions(const std::vector<Case>& cases, const std::vector<int>& thre
         const uint64_t low = s.tasks / n, high = low + (s.tasks % n ? 1 : 0);
         const double per_task = total / static_cast<double>(s.tasks);
         std::printf("| %s | %s | %d | %llu | %.0f KiB | %llu-%llu | %.1f-%.1f |\n", name.c_str(),
-                    gs::plan::CpuImplementationName(plan.cpu.implementation), n,
+                    gs::plan::CpuImplementationName(n <= 1 ? plan.cpu.oneThread : plan.cpu.manyThreads), n,
                     static_cast<unsigned long long>(s.tasks), per_task / 1024,
                     static_cast<unsigned long long>(low), static_cast<unsigned long long>(high),
                     per_task * low / 1e6, per_task * high / 1e6);
