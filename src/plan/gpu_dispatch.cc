@@ -113,10 +113,11 @@ uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
 }
 
 uint64_t SmallestGpuViewLimit(const Plan& plan) {
+  const uint64_t atTheStart[kTensorRoleCount] = {};
+  const uint32_t elementBytes = GatherWordBytes(plan, atTheStart);
   uint64_t limit = 16;
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
-    limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r), plan.elementSize),
-                                      kGpuTensorWindows));
+    limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r), elementBytes), kGpuTensorWindows));
   }
   if (plan.isScatter) {  // one list head per Output element, one link per update element
     const uint64_t lists = std::max(plan.tensor(TensorRole::Output).extentElements,

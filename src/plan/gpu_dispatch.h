@@ -81,7 +81,8 @@ struct GpuOptions {
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
 
 // The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their
-// windows; the plan runs when this is at most GpuOptions::viewElementLimit.
+// windows, each tensor at the start of its buffer (as ExecuteOnHost binds them: a gather's
+// widest word); the plan runs when this is at most GpuOptions::viewElementLimit.
 uint64_t SmallestGpuViewLimit(const Plan& plan);
 
 // The passes in the order they run. Returns an empty string when the plan can run, else
