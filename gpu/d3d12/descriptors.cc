@@ -13,7 +13,8 @@ DXGI_FORMAT ElementFormat(uint32_t elementBytes) {
     case 1: return DXGI_FORMAT_R8_UINT;
     case 2: return DXGI_FORMAT_R16_UINT;
     case 4: return DXGI_FORMAT_R32_UINT;
-    default: return DXGI_FORMAT_R32G32_UINT;
+    case 8: return DXGI_FORMAT_R32G32_UINT;
+    default: return DXGI_FORMAT_R32G32B32A32_UINT;  // a gather's 16-byte words
   }
 }
 
@@ -56,7 +57,7 @@ void WriteWindows(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, 
 }  // namespace
 
 std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const GpuTensor* tensors, bool inPlace,
-                             uint64_t window, D3D12Recording::State* run) {
+                             D3D12Recording::State* run) {
   D3D12_DESCRIPTOR_HEAP_DESC heapDesc = {};
   heapDesc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
   heapDesc.NumDescriptors = kDescriptorCount;
@@ -73,7 +74,9 @@ std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const
   };
   // Input, Indices, Updates, Output windows, the status, the lists' windows. Slots a plan does
   // not use get a valid view of a buffer it has, in the declared format.
-  const uint32_t es = plan.elementSize;
+  const plan::GpuSchedule& schedule = run->schedule;
+  const uint32_t es = schedule.elementBytes;  // the plan's elements, or a gather's wider words
+  const uint64_t window = schedule.viewWindow;
   const DXGI_FORMAT element = ElementFormat(es);
   const GpuTensor& input = tensors[static_cast<int>(plan::TensorRole::Input)];
   const GpuTensor& indices = tensors[static_cast<int>(plan::TensorRole::Indices)];
@@ -86,7 +89,6 @@ std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const
   auto list = [&](const ComPtr<ID3D12Resource>& buffer, uint64_t elements) {
     return buffer ? GpuTensor{buffer.get(), 0, elements * 4} : status;
   };
-  const plan::GpuSchedule& schedule = run->schedule;
   const DXGI_FORMAT word = DXGI_FORMAT_R32_UINT;
   const uint32_t tensorWindows = plan::kGpuTensorWindows, listWindows = plan::kGpuListWindows;
   WriteWindows(device, inputSlot, element, es, false, window, tensorWindows, next);

@@ -101,17 +101,11 @@ Status OutOfMemoryAsStatus(const char* call, Call&& run) {
   }
 }
 
-// The elements of one view window for a plan's elements: the engine's limit, halved for 8-byte
-// elements, whose Output views are two R32_UINT words per element (gpu/hlsl/common.hlsli) and
-// must stay within D3D12's 2^27 elements a view.
-inline uint64_t ViewWindow(const D3D12Engine::State& engine, uint32_t elementBytes) {
-  return elementBytes == 8 ? std::min(engine.viewElementLimit, plan::kGpuViewElementLimit / 2) : engine.viewElementLimit;
-}
-
 // Schedules the plan's passes and gets their pipelines: Unsupported (the plan is beyond this
-// path's limits) before any buffer is made.
+// path's limits) before any buffer is made. tensors: where each will be bound (by
+// plan::TensorRole; only the offsets are read).
 Status Schedule(D3D12Engine::State& engine, const plan::Plan& plan, bool checked, bool inPlace,
-                D3D12Recording::State* run);
+                const GpuTensor* tensors, D3D12Recording::State* run);
 
 // Creates what a scheduled run needs: constants, status and scratch lists, and the
 // descriptors. tensors: by plan::TensorRole, each its view's span (plan::ViewSpanInBytes); an
@@ -123,10 +117,11 @@ Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlac
 void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSignature,
                   const D3D12Recording::State& run);
 
-// Writes the descriptor heap of a prepared run: every tensor's and list's windows of `window`
-// elements, in the registers' order (gpu/hlsl/common.hlsli). Empty string, or what failed.
+// Writes the descriptor heap of a prepared run: every tensor's and list's windows as its
+// schedule says (elements, window), in the registers' order (gpu/hlsl/common.hlsli). Empty
+// string, or what failed.
 std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const GpuTensor* tensors, bool inPlace,
-                             uint64_t window, D3D12Recording::State* run);
+                             D3D12Recording::State* run);
 
 }  // namespace d3d12
 }  // namespace gs

@@ -184,9 +184,9 @@ Status ExecuteOnHostIn(D3D12Engine::State& s, const CompiledOperator& op, const 
 
   // The limits first: a plan this path cannot run allocates and moves nothing.
   auto work = std::make_shared<HostWork>();
-  status = Schedule(s, plan, checking == IndexChecking::Checked, bound.inPlace, &work->run);
+  GpuTensor tensors[plan::kTensorRoleCount];  // each a buffer of its own, from its start (Stage)
+  status = Schedule(s, plan, checking == IndexChecking::Checked, bound.inPlace, tensors, &work->run);
   if (!status.ok()) return status;
-  GpuTensor tensors[plan::kTensorRoleCount];
   status = Stage(s.device.get(), plan, bound, work.get(), tensors);
   if (!status.ok()) return status;
   status = Prepare(s, tensors, bound.inPlace, &work->run);

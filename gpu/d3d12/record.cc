@@ -33,12 +33,13 @@ D3D12_RESOURCE_BARRIER UavBarrier() {
 
 // The plan's passes for this engine's view windows, and a pipeline for each.
 Status SchedulePasses(D3D12Engine::State& engine, const plan::Plan& plan, bool checked, bool inPlace,
-                      D3D12Recording::State* run) {
+                      const GpuTensor* tensors, D3D12Recording::State* run) {
   const std::string name = OperatorTypeName(plan.op);
   plan::GpuOptions options;
   options.checked = checked;
   options.inPlace = inPlace;
-  options.viewElementLimit = ViewWindow(engine, plan.elementSize);
+  options.viewElementLimit = engine.viewElementLimit;
+  for (uint32_t r = 0; r < plan::kTensorRoleCount; ++r) options.offsets[r] = tensors[r].offset;
   const std::string unsupported = plan::ScheduleGpuPasses(plan, options, &run->schedule);
   if (!unsupported.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + unsupported);
   const plan::GpuSchedule& schedule = run->schedule;
@@ -46,7 +47,8 @@ Status SchedulePasses(D3D12Engine::State& engine, const plan::Plan& plan, bool c
   if (!missing.empty()) return Status(StatusCode::Unsupported, name + ": D3D12: " + missing);
   for (uint32_t i = 0; i < schedule.passCount; ++i) {
     std::string error;
-    run->pipelines[i] = engine.pipelines.Get(schedule.passes[i].kernel, plan.elementSize, schedule.windowed, &error);
+    const plan::GpuPass& pass = schedule.passes[i];
+    run->pipelines[i] = engine.pipelines.Get(pass.kernel, pass.constants.elementBytes, schedule.windowed, &error);
     if (run->pipelines[i] == nullptr) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   }
   return Status::Ok();
@@ -81,7 +83,7 @@ bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
   if (FAILED(run.constants->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) return false;
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     ConstantBlock block = {};
-    block.kernel = plan.walk;
+    block.kernel = run.schedule.walk;
     block.copy = plan.copy;
     block.validation = plan.validation;
     block.pass = run.schedule.passes[i].constants;
@@ -129,7 +131,7 @@ Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12Gr
   status = CheckGpuBindings(plan, buffers, tensors, &inPlace);
   if (!status.ok()) return status;
   auto run = std::make_unique<D3D12Recording::State>();
-  status = Schedule(engine, plan, checking == IndexChecking::Checked, inPlace, run.get());
+  status = Schedule(engine, plan, checking == IndexChecking::Checked, inPlace, tensors, run.get());
   if (status.ok()) status = Prepare(engine, tensors, inPlace, run.get());
   if (!status.ok()) return status;
   // Everything is allocated before the caller's list gets a command: nothing can fail after.
@@ -143,10 +145,10 @@ Status RecordIn(D3D12Engine::State& engine, const CompiledOperator& op, ID3D12Gr
 }  // namespace
 
 Status Schedule(D3D12Engine::State& engine, const plan::Plan& plan, bool checked, bool inPlace,
-                D3D12Recording::State* run) {
+                const GpuTensor* tensors, D3D12Recording::State* run) {
   run->plan = plan;
   run->checked = checked;
-  return SchedulePasses(engine, plan, checked, inPlace, run);
+  return SchedulePasses(engine, plan, checked, inPlace, tensors, run);
 }
 
 Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlace, D3D12Recording::State* run) {
@@ -170,7 +172,7 @@ Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlac
     }
     bound[r] = {run->placeholder.get(), 0, 0};
   }
-  const std::string error = WriteDescriptors(device, plan, bound, inPlace, ViewWindow(engine, plan.elementSize), run);
+  const std::string error = WriteDescriptors(device, plan, bound, inPlace, run);
   if (!error.empty()) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   return Status::Ok();
 }

@@ -10,7 +10,9 @@
 #define ELEMENT_BYTES 4
 #endif
 
-#if ELEMENT_BYTES == 8
+#if ELEMENT_BYTES == 16
+#define Element uint4  // R32G32B32A32_UINT views: gathers of whole 16-byte words (gather_wide.hlsl)
+#elif ELEMENT_BYTES == 8
 #define Element uint2  // R32G32_UINT views
 #else
 #define Element uint  // R8_UINT, R16_UINT or R32_UINT views

@@ -8,12 +8,38 @@ namespace {
 // Kernels count threads, offsets and list links in 32 bits, with all ones as "none".
 constexpr uint64_t kMaxThreads = 0xffffffffull;
 
-// Elements each tensor binds, its view's span (Indices in 32-bit words, two per 64-bit
-// index); 0 when absent. Bytes of the buffer past the span are never bound.
-uint64_t ViewElements(const Plan& plan, TensorRole role) {
+// Elements each tensor binds, its view's span in elements of elementBytes (Indices in 32-bit
+// words, two per 64-bit index); 0 when absent. Bytes of the buffer past the span are never bound.
+uint64_t ViewElements(const Plan& plan, TensorRole role, uint32_t elementBytes) {
   const TensorView& view = plan.tensor(role);
   if (!view.present) return 0;
-  return role == TensorRole::Indices ? ViewSpanInBytes(view) / 4 : view.extentElements;
+  return ViewSpanInBytes(view) / (role == TensorRole::Indices ? 4 : elementBytes);
+}
+
+// The plan's walk in words of `factor` elements (GatherWordBytes holds them whole). A stride
+// of a dim of size one never moves: 0.
+KernelConstants WalkInWords(const KernelConstants& k, uint64_t factor) {
+  KernelConstants w = k;
+  w.blockElements = k.blockElements / factor;
+  for (uint64_t d = 0; d < k.rank; ++d) {
+    w.iterStrides[d] = k.sizes[d] > 1 ? k.iterStrides[d] / factor : 0;
+    w.dataStrides[d] = k.sizes[d] > 1 ? k.dataStrides[d] / factor : 0;
+  }
+  for (uint64_t c = 0; c < k.tupleSize; ++c) {
+    w.indexedStrides[c] = k.indexedSizes[c] > 1 ? k.indexedStrides[c] / factor : 0;
+  }
+  return w;
+}
+
+bool HoldsWholeWords(const KernelConstants& k, uint64_t factor) {
+  bool whole = k.blockElements % factor == 0;
+  for (uint64_t d = 0; d < k.rank; ++d) {
+    whole = whole && (k.sizes[d] <= 1 || (k.iterStrides[d] % factor == 0 && k.dataStrides[d] % factor == 0));
+  }
+  for (uint64_t c = 0; c < k.tupleSize; ++c) {
+    whole = whole && (k.indexedSizes[c] <= 1 || k.indexedStrides[c] % factor == 0);
+  }
+  return whole;
 }
 
 uint64_t WindowFor(uint64_t elements, uint32_t windows) {
@@ -54,7 +80,7 @@ void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* sche
     c.dataKind = DataKind(plan.dataType);
     c.elementBytes = plan.elementSize;
     c.listLimit = kGpuMaxUpdatesPerElement;
-    c.viewElements = static_cast<uint32_t>(options.viewElementLimit);
+    c.viewElements = static_cast<uint32_t>(schedule->viewWindow);
   }
 }
 
@@ -73,10 +99,25 @@ GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
   return pass;
 }
 
+uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
+  const uint64_t inputStart = offsets[static_cast<uint32_t>(TensorRole::Input)];
+  const uint64_t outputStart = offsets[static_cast<uint32_t>(TensorRole::Output)];
+  if (plan.isScatter) return plan.elementSize;
+  for (uint32_t word : {16u, 8u, 4u}) {
+    if (word <= plan.elementSize) break;
+    if (inputStart % word == 0 && outputStart % word == 0 && HoldsWholeWords(plan.walk, word / plan.elementSize)) {
+      return word;
+    }
+  }
+  return plan.elementSize;
+}
+
 uint64_t SmallestGpuViewLimit(const Plan& plan) {
+  const uint64_t atTheStart[kTensorRoleCount] = {};
+  const uint32_t elementBytes = GatherWordBytes(plan, atTheStart);
   uint64_t limit = 16;
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
-    limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r)), kGpuTensorWindows));
+    limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r), elementBytes), kGpuTensorWindows));
   }
   if (plan.isScatter) {  // one list head per Output element, one link per update element
     const uint64_t lists = std::max(plan.tensor(TensorRole::Output).extentElements,
@@ -88,7 +129,14 @@ uint64_t SmallestGpuViewLimit(const Plan& plan) {
 
 std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule) {
   *schedule = GpuSchedule();
-  const uint64_t window = options.viewElementLimit;
+  const uint32_t elementBytes = GatherWordBytes(plan, options.offsets);
+  schedule->elementBytes = elementBytes;
+  schedule->walk = elementBytes == plan.elementSize ? plan.walk : WalkInWords(plan.walk, elementBytes / plan.elementSize);
+  // 8-byte elements are written as two 32-bit words (gpu/hlsl/common.hlsli): half the elements
+  // keep a view of Output within D3D12's limit.
+  const uint64_t window =
+      elementBytes == 8 ? std::min(options.viewElementLimit, kGpuViewElementLimit / 2) : options.viewElementLimit;
+  schedule->viewWindow = window;
   auto tooLarge = [&](const std::string& what, uint64_t elements, uint32_t windows) {
     return what + " spans " + std::to_string(elements) + " elements, more than the " +
            std::to_string(windows) + " buffer views of " + std::to_string(window) +
@@ -96,7 +144,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   };
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
     const TensorRole role = static_cast<TensorRole>(r);
-    const uint64_t elements = ViewElements(plan, role);
+    const uint64_t elements = ViewElements(plan, role, elementBytes);
     if (elements > window * kGpuTensorWindows) {
       return tooLarge(std::string(TensorRoleName(role)) + (role == TensorRole::Indices ? " (in 32-bit words)" : ""),
                       elements, kGpuTensorWindows);
@@ -110,9 +158,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   }
   schedule->windowed = plan.isScatter && std::max(extent, walkedElements) > window;
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
-    schedule->windowed = schedule->windowed || ViewElements(plan, static_cast<TensorRole>(r)) > window;
+    schedule->windowed = schedule->windowed || ViewElements(plan, static_cast<TensorRole>(r), elementBytes) > window;
   }
-  const KernelConstants& k = plan.walk;
+  const KernelConstants& k = schedule->walk;
   const uint64_t walked = k.unitCount * k.blockElements;
   const uint64_t outputExtent = plan.tensor(TensorRole::Output).extentElements;
   if (walked >= kMaxThreads || outputExtent >= kMaxThreads ||
@@ -129,12 +177,13 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     // Checked gathers validate as they go: the gather marks that it met a bad index, and only
     // then does the validation read the indices again to place the first one (an empty
     // output reads none, so there it always runs).
-    add(GpuKernel::Gather, walked);
+    add(elementBytes == 16 ? GpuKernel::GatherWide : GpuKernel::Gather, walked);
     if (validate) {
       add(GpuKernel::Validate, plan.validation.elementCount);
       add(GpuKernel::ReportBadIndex, 1);
     }
     SetEncodings(plan, options, schedule);
+    if (walked > 0) schedule->passes[0].constants.elementBytes = elementBytes;
     if (walked > 0 && validate) schedule->passes[1].constants.checked = GS_CHECKED_IF_MET;
     return {};
   }

@@ -43,7 +43,7 @@ inline constexpr uint32_t kGpuListWindows = GS_LIST_WINDOWS;
 inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
 
 struct GpuPass {
-  GpuKernel kernel = GpuKernel::Gather;
+  GpuKernel kernel = GpuKernel::Gather;  // run as its variant for constants.elementBytes
   uint32_t threads = 0;  // threads that do work
   uint32_t groupsX = 0, groupsY = 0;
   uint32_t rowWidth = 0;  // threads per row of groups: thread = y * rowWidth + x
@@ -58,16 +58,31 @@ struct GpuSchedule {
   uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
   uint64_t listNextElements = 0;  // scatters: one link per Updates element
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
+  // What the passes read of Input, Updates and Output: elements of this many bytes, the plan's
+  // own or, for a gather whose blocks hold whole 16-, 8- or 4-byte words, those words (a load
+  // and a store a thread each), walked as `walk` says: the plan's walk in those words.
+  uint32_t elementBytes = 0;
+  KernelConstants walk = {};
+  uint64_t viewWindow = 0;  // elements of each view window (Indices and lists: 32-bit words)
 };
 
 struct GpuOptions {
   bool checked = true;
   bool inPlace = false;  // scatters: Output bound to Input's buffer: no copy pass
   uint64_t viewElementLimit = kGpuViewElementLimit;  // elements of one view window, a multiple of 16
+  // Where each tensor starts in its buffer (bytes, by TensorRole): a view of wider words must
+  // start on one.
+  uint64_t offsets[kTensorRoleCount] = {};
 };
 
+// The bytes a gather moves a thread: the widest word of 16, 8 or 4 bytes, wider than its
+// element, that its block, every stride that moves a block (walked and indexed) and both
+// views' starts hold whole; else its element size. Scatters: their element size.
+uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
+
 // The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their
-// windows; the plan runs when this is at most GpuOptions::viewElementLimit.
+// windows, each tensor at the start of its buffer (as ExecuteOnHost binds them: a gather's
+// widest word); the plan runs when this is at most GpuOptions::viewElementLimit.
 uint64_t SmallestGpuViewLimit(const Plan& plan);
 
 // The passes in the order they run. Returns an empty string when the plan can run, else

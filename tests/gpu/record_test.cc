@@ -11,6 +11,7 @@
 #include "d3d12/resources.h"
 #include "gpu_test_environment.h"
 #include "gs/gs.h"
+#include "plan/gpu_dispatch.h"
 
 namespace {
 
@@ -213,6 +214,62 @@ TEST(Record, ViewWindowsAtTheCallersOffsets) {
   std::memcpy(&want[64], expected.data(), 128);
   EXPECT_EQ(gpu, want);
 }
+
+// Rows of 64 bytes (GATHER_ND of a 5x16 Float32 input by 3 rows) move as whole 16-byte words
+// only where both views start on one: the caller's offsets narrow the word to 8 or to the
+// element itself, and the bytes, written only in the output's view, are the CPU's on each.
+struct CallersOffsets {
+  uint64_t input, output;
+  uint32_t word;  // what the plan picks
+};
+
+class RecordWords : public testing::TestWithParam<CallersOffsets> {};
+
+TEST_P(RecordWords, WordsFollowTheCallersOffsets) {
+  const CallersOffsets& param = GetParam();
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  ASSERT_NE(engine, nullptr) << why;
+  const uint32_t inputSizes[] = {5, 16}, indexSizes[] = {3, 1}, outputSizes[] = {3, 16};
+  const gs::TensorDesc in{gs::DataType::Float32, 2, inputSizes, nullptr, 320};
+  const gs::TensorDesc idx{gs::DataType::Int32, 2, indexSizes, nullptr, 12};
+  const gs::TensorDesc out{gs::DataType::Float32, 2, outputSizes, nullptr, 192};
+  const gs::GatherNdOperatorDesc desc{&in, &idx, &out, 2, 2};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::GatherNd, &desc}, &op).ok());
+  uint64_t offsets[gs::plan::kTensorRoleCount] = {param.input, 0, 0, param.output};
+  ASSERT_EQ(gs::plan::GatherWordBytes(*op.plan(), offsets), param.word);
+
+  std::vector<uint8_t> input(320);
+  for (uint32_t i = 0; i < 320; ++i) input[i] = static_cast<uint8_t>(i * 29 + 7);
+  const int32_t indices[] = {3, -5, 4};
+  std::vector<uint8_t> want(256, 0xab);  // the sentinel around the output
+  ASSERT_TRUE(gs::ExecuteOnCpu(op, {{input.data(), 320}, {indices, 12}, {}, {&want[param.output], 192}}).ok());
+  std::vector<uint8_t> staging(1024 + 256, 0xab);  // inputs [0, 1024), the output buffer after
+  std::memcpy(&staging[param.input], input.data(), 320);
+  std::memcpy(&staging[768], indices, 12);
+  std::vector<uint8_t> gpu;
+  std::unique_ptr<gs::D3D12Recording> recording;
+  RunInCallersList(engine->device(), staging, &gpu,
+                   [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
+                     gs::D3D12Bindings bindings;
+                     bindings.InputTensor = {inputs, param.input, 320};
+                     bindings.IndicesTensor = {inputs, 768, 12};
+                     bindings.OutputTensor = {outputs, param.output, 192};
+                     const gs::Status recorded =
+                         engine->Record(op, list, bindings, gs::IndexChecking::Checked, &recording);
+                     EXPECT_TRUE(recorded.ok()) << recorded.message();
+                     return recorded.ok();
+                   });
+  ASSERT_NE(recording, nullptr);
+  EXPECT_TRUE(recording->Result().ok());
+  EXPECT_EQ(gpu, want);
+}
+
+INSTANTIATE_TEST_SUITE_P(Record, RecordWords,
+                         testing::Values(CallersOffsets{256, 32, 16}, CallersOffsets{264, 32, 8},
+                                         CallersOffsets{256, 56, 8}, CallersOffsets{260, 32, 4},
+                                         CallersOffsets{256, 36, 4}));
 
 // A binding outside its resource is refused before anything is recorded: the caller's list then
 // runs only its own copies, and the output buffer keeps its sentinel. (Recorded, the first
