@@ -63,9 +63,10 @@ class D3D12Recording {
 // engine still alive when exit begins (kept in a static, as a runtime keeps its device) waits
 // for its queue and releases its device objects then, before the driver's own exit handlers;
 // its later calls answer StatusCode::Unsupported and its destructor releases nothing more. That
-// is enough on lavapipe, but on NVIDIA's Linux driver (580, through vkd3d) such a process still
-// crashed after main returned: so do not rely on it. Release D3D12Recordings, and the caller's
-// own objects on the engine's device, before main returns too.
+// holds on lavapipe; on NVIDIA's Linux driver it is not proven yet (gpu.StaticEngine.ExitsCleanly
+// is to run there), so do not rely on it. Release D3D12Recordings, and the caller's own
+// references to the engine's device and objects on it, before main returns too: the device
+// cannot be destroyed in time while the caller holds it.
 class D3D12Engine {
  public:
   // With device == nullptr the engine makes its own (Linux: vkd3d on the first Vulkan device,

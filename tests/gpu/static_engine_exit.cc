@@ -1,12 +1,15 @@
 // A program that keeps its D3D12Engine in a global static until the process ends, as a
-// runtime keeps its device. On the H100 (2026-11-26) such a program segfaulted after main
-// returned: the NVIDIA driver's own exit handlers, registered when the loader opened it inside
-// D3D12Engine::Create, ran before the static's destructor (registered at start-up), which then
-// released objects of a torn-down driver. lavapipe tolerates that order, so this program plays
-// the driver: its handler, registered where a driver's are (before the engine's exit hook),
-// requires the engine to hold no reference to the device any more, then destroys the device
-// itself (the driver's teardown). Exit status 0 only when the engine gave everything back in time
-// and its destructor touched nothing afterwards; the run's calls must also give the CPU's bytes.
+// runtime keeps its device. The engine's exit hook (gpu/d3d12/engine.cc), registered after the
+// driver's own exit handlers (they are registered when the loader opens the driver inside
+// D3D12Engine::Create), must have destroyed the device before those handlers run; the static's
+// destructor then touches nothing. This program's handler DriverTeardown, registered before
+// Create, runs after a real driver's handlers (and plays them on lavapipe, which has none that
+// matter): by then the device must be gone. It holds no reference of its own (an earlier form
+// of this test released its own last reference there, after the NVIDIA driver's handlers on
+// the H100, which may itself have been that run's crash at exit): it learns of the device's
+// destruction from a private-data interface, which the device releases when it is destroyed.
+// Exit status 0 only when the device was gone in time and its destructor touched nothing
+// afterwards; the run's calls must also give the CPU's bytes.
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -18,14 +21,30 @@
 #include <execinfo.h>
 #endif
 
-#include "d3d12/d3d12_api.h"  // ID3D12Device's AddRef and Release
+#include "d3d12/d3d12_api.h"  // ID3D12Device::SetPrivateDataInterface
 #include "gpu_test_environment.h"
 #include "gs/d3d12.h"
 
 namespace {
 
 std::unique_ptr<gs::D3D12Engine> g_engine;  // destructor registered before main: runs last
-ID3D12Device* g_device = nullptr;          // this program's own reference
+
+// Set to the device with SetPrivateDataInterface: the device takes a reference to it and
+// releases that reference when the device is destroyed. A static object: counts nothing.
+struct DestructionWatch : IUnknown {
+  bool deviceGone = false;
+  HRESULT STDMETHODCALLTYPE QueryInterface(REFIID, void** object) override {
+    *object = nullptr;
+    return E_NOINTERFACE;
+  }
+  ULONG STDMETHODCALLTYPE AddRef() override { return 2; }
+  ULONG STDMETHODCALLTYPE Release() override {
+    deviceGone = true;
+    return 1;
+  }
+};
+DestructionWatch g_watch;
+const GUID kWatchGuid = {0x6a1c3e52, 0x0b7d, 0x4f1e, {0x9a, 0x41, 0x2d, 0x5c, 0x77, 0x10, 0xe3, 0x08}};
 
 void Fail(const char* what) {
   std::fprintf(stderr, "static_engine_exit: FAILED: %s\n", what);
@@ -45,17 +64,10 @@ void OnCrash(int signal) {
   std::raise(signal);
 }
 
-// Runs where a driver's exit handlers run: after the engine's hook, before g_engine's destructor.
+// Runs after a driver's exit handlers (registered before them): the device must be gone.
 void DriverTeardown() {
-  if (g_device == nullptr) return;  // no device was made: nothing to tear down
-  g_device->AddRef();
-  const unsigned long references = g_device->Release();
-  if (references != 1) {
-    std::fprintf(stderr, "static_engine_exit: the device has %lu references at the driver's teardown\n", references);
-    Fail("the engine still held the device when the driver's exit handlers ran");
-  }
-  g_device->Release();  // the device goes while the driver still works
-  g_device = nullptr;
+  if (!g_engine) return;  // no device was made: nothing to tear down
+  if (!g_watch.deviceGone) Fail("the device still existed when the driver's exit handlers had run");
   // Calls after the hook answer Unsupported rather than touch the released device.
   gs::TensorBindings none;
   gs::CompiledOperator op;
@@ -77,8 +89,9 @@ int main() {
     std::fprintf(stderr, "static_engine_exit: no D3D12 device: %s\n", made.message().c_str());
     return 1;
   }
-  g_device = g_engine->device();
-  g_device->AddRef();
+  if (g_engine->device()->SetPrivateDataInterface(kWatchGuid, &g_watch) != S_OK) {
+    Fail("the device took no private-data interface");
+  }
 
   const uint32_t inputSizes[] = {4, 3}, indexSizes[] = {2, 3};
   const gs::TensorDesc input{gs::DataType::Float32, 2, inputSizes, nullptr, 48};
