@@ -210,7 +210,9 @@ TEST(ScatterWinners, AcrossViewWindows) {
 }
 
 // Checked: two bad indices; the first in row-major order is reported with the CPU's message
-// and the output is left as it was, in place too. Unchecked: their updates are dropped.
+// and the host output is left as it was, in place too (record_test.cc's
+// Record.InPlaceScatterOnTheCallersBufferIsAllOrNothing checks the GPU buffer itself).
+// Unchecked: their updates are dropped.
 TEST(ScatterWinners, BadIndexChecked) {
   for (const bool windowed : {false, true}) {
     Scatter rows, elements;
