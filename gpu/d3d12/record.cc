@@ -55,7 +55,8 @@ Status SchedulePasses(D3D12Engine::State& engine, const plan::Plan& plan, bool c
 }
 
 // The constants (a block per pass, then the status words' start), the status and its readback,
-// and a scatter's four lists. False when one could not be made.
+// and a scatter's lists: the heads (or claims), and the per-update lists where the schedule walks
+// them. False when one could not be made.
 bool CreateRunBuffers(ID3D12Device* device, const plan::Plan& plan, D3D12Recording::State* run) {
   const plan::GpuSchedule& schedule = run->schedule;
   const D3D12_RESOURCE_FLAGS uav = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
@@ -67,12 +68,15 @@ bool CreateRunBuffers(ID3D12Device* device, const plan::Plan& plan, D3D12Recordi
   run->statusReadback = CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, kStatusBytes, D3D12_RESOURCE_STATE_COPY_DEST);
   bool made = run->constants && run->status && run->statusReadback;
   if (plan.isScatter) {
-    const uint64_t perUpdate = schedule.listNextElements * 4;
     run->heads = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listHeadElements * 4, unordered, uav);
+    made = made && run->heads;
+  }
+  if (schedule.listNextElements > 0) {  // unused slots show the status (descriptors.cc)
+    const uint64_t perUpdate = schedule.listNextElements * 4;
     run->links = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, unordered, uav);
     run->order = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, unordered, uav);
     run->sources = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, perUpdate, unordered, uav);
-    made = made && run->heads && run->links && run->order && run->sources;
+    made = made && run->links && run->order && run->sources;
   }
   return made;
 }

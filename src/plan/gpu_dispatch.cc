@@ -84,6 +84,17 @@ void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* sche
   }
 }
 
+// Overwrite scatters need one claim word per Output element and no per-update list.
+bool OverwritesWithoutLists(const Plan& plan) { return plan.reduction == Reduction::None; }
+
+// Words of the scatter scratch lists' largest: a head per Output element, and for the list
+// walk a link per update element.
+uint64_t ScatterListElements(const Plan& plan) {
+  const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
+  if (OverwritesWithoutLists(plan)) return extent;
+  return std::max(extent, plan.walk.unitCount * plan.walk.blockElements);
+}
+
 }  // namespace
 
 GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
@@ -119,11 +130,7 @@ uint64_t SmallestGpuViewLimit(const Plan& plan) {
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
     limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r), elementBytes), kGpuTensorWindows));
   }
-  if (plan.isScatter) {  // one list head per Output element, one link per update element
-    const uint64_t lists = std::max(plan.tensor(TensorRole::Output).extentElements,
-                                    plan.walk.unitCount * plan.walk.blockElements);
-    limit = std::max(limit, WindowFor(lists, kGpuListWindows));
-  }
+  if (plan.isScatter) limit = std::max(limit, WindowFor(ScatterListElements(plan), kGpuListWindows));
   return limit;
 }
 
@@ -150,13 +157,13 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
                       elements, kGpuTensorWindows);
     }
   }
-  const uint64_t walkedElements = plan.walk.unitCount * plan.walk.blockElements;
-  const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
-  if (plan.isScatter && std::max(extent, walkedElements) > window * kGpuListWindows) {
-    return tooLarge("a scatter scratch list (a word per Output element, per update)",
-                    std::max(extent, walkedElements), kGpuListWindows);
+  const uint64_t lists = plan.isScatter ? ScatterListElements(plan) : 0;
+  if (lists > window * kGpuListWindows) {
+    return tooLarge(OverwritesWithoutLists(plan) ? "a scatter's claim words (one per Output element)"
+                                                 : "a scatter scratch list (a word per Output element, per update)",
+                    lists, kGpuListWindows);
   }
-  schedule->windowed = plan.isScatter && std::max(extent, walkedElements) > window;
+  schedule->windowed = lists > window;
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
     schedule->windowed = schedule->windowed || ViewElements(plan, static_cast<TensorRole>(r), elementBytes) > window;
   }
@@ -192,13 +199,23 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     add(GpuKernel::Validate, plan.validation.elementCount);
     add(GpuKernel::ReportBadIndex, 1);
   }
-  {
+  const uint64_t copied = options.inPlace ? 0 : plan.copy.unitCount * plan.copy.blockElements;
+  schedule->listHeadElements = outputExtent;
+  if (OverwritesWithoutLists(plan)) {
+    // The last update of each destination claims it (InterlockedMax of the unit's number on
+    // its destination's head word), then only the claimed units write: no list, no walk.
+    const uint64_t units = walked > 0 ? k.unitCount : 0;
+    add(GpuKernel::ScatterClearClaims, units);
+    add(GpuKernel::ScatterClaim, units);
+    add(GpuKernel::Copy, copied);
+    add(GpuKernel::ScatterWinners, walked);
+  } else {
+    // Reductions fold each destination's updates in row-major order, walking its list.
     add(GpuKernel::ClearLists, outputExtent);
     add(GpuKernel::ScatterLink, walked);
     add(GpuKernel::ScatterOrder, walked);
-    if (!options.inPlace) add(GpuKernel::Copy, plan.copy.unitCount * plan.copy.blockElements);
+    add(GpuKernel::Copy, copied);
     add(GpuKernel::ScatterCombine, outputExtent);
-    schedule->listHeadElements = outputExtent;
     schedule->listNextElements = walked;
   }
   SetEncodings(plan, options, schedule);

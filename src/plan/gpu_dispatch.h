@@ -37,9 +37,10 @@ inline constexpr uint64_t kGpuViewElementLimit = uint64_t{1} << 27;
 // kGpuListWindows (gpu/hlsl/common.hlsli): larger ones answer Unsupported.
 inline constexpr uint32_t kGpuTensorWindows = GS_TENSOR_WINDOWS;
 inline constexpr uint32_t kGpuListWindows = GS_LIST_WINDOWS;
-// A scatter folds each output element's updates on one thread, walking its list: more updates
-// on one element than this and the run answers Unsupported (lavapipe stops an invocation's
-// loops after 65535 iterations in all; the walks take about twice this many).
+// A scatter with a reduction folds each output element's updates on one thread, walking its
+// list: more updates on one element than this and the run answers Unsupported (lavapipe stops
+// an invocation's loops after 65535 iterations in all; the walks take about twice this many).
+// Overwrites (reduction NONE) claim their destinations instead and walk nothing: no limit.
 inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
 
 struct GpuPass {
@@ -55,8 +56,8 @@ struct GpuPass {
 struct GpuSchedule {
   uint32_t passCount = 0;
   GpuPass passes[kMaxGpuPasses];
-  uint64_t listHeadElements = 0;  // scatters: one list head per Output element of its extent
-  uint64_t listNextElements = 0;  // scatters: one link per Updates element
+  uint64_t listHeadElements = 0;  // scatters: one list head (or claim) per Output element of its extent
+  uint64_t listNextElements = 0;  // scatters that walk lists: one link per Updates element; else 0
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
   // What the passes read of Input, Updates and Output: elements of this many bytes, the plan's
   // own or, for a gather whose blocks hold whole 16-, 8- or 4-byte words, those words (a load

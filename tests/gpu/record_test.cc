@@ -169,6 +169,69 @@ TEST(Record, CheckedBadIndexReportsTheCpuErrorAndWritesOnlyItsView) {
   EXPECT_EQ(cpu, std::vector<uint16_t>(128, 0xabab));
 }
 
+// An in-place SCATTER_ND (reduction NONE) on the caller's buffer: 8 rows of 6 UINT32 at
+// offset 32 of the output buffer, 40 updates with repeated rows (the last one wins), INT64
+// indices at offset 0 and the updates at 512 of the inputs buffer. With a bad index in checked
+// mode, Result() gives the CPU's error and the caller's buffer is as it was: all or nothing,
+// on the buffer itself (ExecuteOnHost would not show a GPU write on failure).
+void RunInPlaceRows(const std::vector<int64_t>& rows, std::vector<uint8_t>* gpu, gs::Status* gpuStatus,
+                    std::vector<uint32_t>* cpu, gs::Status* cpuStatus) {
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  ASSERT_NE(engine, nullptr) << why;
+  const uint32_t dataSizes[] = {8, 6}, indexSizes[] = {40, 1}, updateSizes[] = {40, 6};
+  const gs::TensorDesc data{gs::DataType::UInt32, 2, dataSizes, nullptr, 8 * 6 * 4};
+  const gs::TensorDesc idx{gs::DataType::Int64, 2, indexSizes, nullptr, 40 * 8};
+  const gs::TensorDesc upd{gs::DataType::UInt32, 2, updateSizes, nullptr, 40 * 6 * 4};
+  const gs::ScatterNdOperatorDesc desc{&data, &idx, &upd, &data, 2, 2, gs::Reduction::None};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
+  std::vector<uint32_t> updates(40 * 6);
+  for (uint32_t i = 0; i < updates.size(); ++i) updates[i] = 0x1000 + i;
+  std::vector<uint8_t> staging(1536 + 256, 0xab);  // inputs [0, 1536), the output buffer after
+  std::memcpy(&staging[0], rows.data(), 40 * 8);
+  std::memcpy(&staging[512], updates.data(), updates.size() * 4);
+  cpu->assign(64, 0xabababab);
+  *cpuStatus = gs::ExecuteOnCpu(op, {{cpu->data() + 8, 192}, {rows.data(), 320}, {updates.data(), 960}, {cpu->data() + 8, 192}});
+  std::unique_ptr<gs::D3D12Recording> recording;
+  RunInCallersList(engine->device(), staging, gpu,
+                   [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
+                     gs::D3D12Bindings bindings;
+                     bindings.InputTensor = {outputs, 32, 192};
+                     bindings.IndicesTensor = {inputs, 0, 320};
+                     bindings.UpdatesTensor = {inputs, 512, 960};
+                     bindings.OutputTensor = {outputs, 32, 192};
+                     const gs::Status recorded = engine->Record(op, list, bindings, gs::IndexChecking::Checked, &recording);
+                     EXPECT_TRUE(recorded.ok()) << recorded.message();
+                     return recorded.ok();
+                   });
+  ASSERT_TRUE(recording != nullptr);
+  *gpuStatus = recording->Result();
+}
+
+TEST(Record, InPlaceScatterOnTheCallersBufferIsAllOrNothing) {
+  std::vector<int64_t> rows(40);
+  for (int64_t u = 0; u < 40; ++u) rows[u] = (u * 3) % 8 - (u % 2 ? 8 : 0);
+  std::vector<uint8_t> gpu;
+  std::vector<uint32_t> cpu;
+  gs::Status gpuStatus, cpuStatus;
+  RunInPlaceRows(rows, &gpu, &gpuStatus, &cpu, &cpuStatus);
+  ASSERT_TRUE(gpuStatus.ok()) << gpuStatus.message();
+  ASSERT_TRUE(cpuStatus.ok()) << cpuStatus.message();
+  ASSERT_EQ(gpu.size(), 256u);
+  EXPECT_EQ(std::memcmp(gpu.data(), cpu.data(), 256), 0);
+  EXPECT_EQ(cpu[8], 0x1000u + 32 * 6) << "row 0's last update is update 32";
+
+  rows[29] = 8;  // out of [-8, 8), and after it one more
+  rows[35] = -9;
+  RunInPlaceRows(rows, &gpu, &gpuStatus, &cpu, &cpuStatus);
+  EXPECT_EQ(gpuStatus.code(), gs::StatusCode::InvalidArgument);
+  EXPECT_EQ(gpuStatus.message(), cpuStatus.message());
+  ASSERT_EQ(gpu.size(), 256u);
+  EXPECT_EQ(gpu, std::vector<uint8_t>(256, 0xab)) << "a failed scatter wrote the caller's buffer";
+  EXPECT_EQ(cpu, std::vector<uint32_t>(64, 0xabababab));
+}
+
 // Through view windows of 32 elements at the caller's offsets: a GatherElements over 200
 // Float16 elements at offset 256 (7 windows), 64 indices at 768 and 64 outputs at 64 (2 each).
 TEST(Record, ViewWindowsAtTheCallersOffsets) {

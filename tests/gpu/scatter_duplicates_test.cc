@@ -86,8 +86,9 @@ TEST(ScatterDuplicates, LastUpdateWinsAmongThousands) {
   EXPECT_EQ(cpu.output, gpu.output);
 }
 
-// Beyond the plan's limit of updates on one element the D3D12 path answers Unsupported and
-// writes nothing (the caller falls back to the CPU engine).
+// Beyond the plan's limit of updates on one element, a reduction (whose fold walks each
+// element's list) answers Unsupported on the D3D12 path and writes nothing (the caller falls
+// back to the CPU engine). Overwrites have no such limit (scatter_winners_test.cc).
 TEST(ScatterDuplicates, TooManyOnOneElementIsUnsupported) {
   const uint32_t count = gs::plan::kGpuMaxUpdatesPerElement + 1;
   const uint32_t outputSizes[] = {2}, updateSizes[] = {count};

@@ -44,10 +44,43 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
   gs::plan::GpuOptions inPlaceUnchecked;
   inPlaceUnchecked.checked = false;
   inPlaceUnchecked.inPlace = true;
-  const gs::CompiledOperator none = Scatter(gs::Reduction::None, 1000);
-  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*none.plan(), inPlaceUnchecked, &s), "");
+  const gs::CompiledOperator add = Scatter(gs::Reduction::Add, 1000);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*add.plan(), inPlaceUnchecked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ClearLists, GpuKernel::ScatterLink,
                                                 GpuKernel::ScatterOrder, GpuKernel::ScatterCombine}));
+}
+
+// Overwrites (reduction NONE) walk no list: the updates claim their destinations, then only
+// the claimed ones write, after the copy; the claims take one word per Output element and
+// per-update lists none.
+TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
+  const gs::CompiledOperator none = Scatter(gs::Reduction::None, 1000);
+  gs::plan::GpuSchedule s;
+  gs::plan::GpuOptions checked;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*none.plan(), checked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
+                                                GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
+                                                GpuKernel::Copy, GpuKernel::ScatterWinners}));
+  EXPECT_EQ(s.listHeadElements, 1000u);
+  EXPECT_EQ(s.listNextElements, 0u);
+
+  // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per element.
+  const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
+  const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
+  const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
+  const gs::TensorDesc updates{gs::DataType::Float32, 2, updateSizes, nullptr, 10 * 32 * 4};
+  const gs::ScatterNdOperatorDesc desc{&data, &indices, &updates, &data, 2, 2, gs::Reduction::None};
+  gs::CompiledOperator rows;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &rows).ok());
+  gs::plan::GpuOptions inPlace;
+  inPlace.inPlace = true;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.plan(), inPlace, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
+                                                GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
+                                                GpuKernel::ScatterWinners}));
+  EXPECT_EQ(s.passes[2].threads, 10u);
+  EXPECT_EQ(s.passes[3].threads, 10u);
+  EXPECT_EQ(s.passes[4].threads, 320u);
 }
 
 TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {

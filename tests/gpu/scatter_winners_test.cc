@@ -1,0 +1,250 @@
+// Overwrite scatters (reduction NONE) on the D3D12 path: each destination is claimed by its
+// last update in row-major order (InterlockedMax) and only the claimed updates write. Many
+// updates per destination, ScatterND rows and ScatterElements, every element size, in place
+// and copy+scatter, through view windows; the bytes equal the CPU engine's and the independent
+// reference's. A bad index in checked mode fails with the CPU's message and leaves the output
+// as it was (all or nothing); unchecked, its update is dropped.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpu_test_environment.h"
+#include "gs/gs.h"
+#include "plan/gpu_dispatch.h"
+#include "reference.h"
+
+namespace {
+
+enum class Binding { InPlace, CopyScatter };
+constexpr uint8_t kSentinel = 0xcd;
+
+// An operator, its desc (the reference reads it) and its host tensors (Output is Input's
+// shape). Made in place by MakeRows or MakeElements, never copied: desc points into it.
+struct Scatter {
+  uint32_t inputSizes[2] = {}, updateSizes[2] = {}, indexSizes[2] = {};
+  gs::TensorDesc input, indices, updates;
+  gs::ScatterNdOperatorDesc nd;
+  gs::ScatterElementsOperatorDesc elements;
+  gs::OperatorDesc desc;
+  gs::CompiledOperator op;
+  std::vector<uint8_t> inputBytes, indexBytes, updateBytes;
+  Scatter() = default;
+  Scatter(const Scatter&) = delete;
+};
+
+struct Outcome {
+  gs::Status status;
+  std::vector<uint8_t> output;
+};
+
+// Runs on the CPU engine or the D3D12 path. In place, Output is Input's buffer (a copy of the
+// case's input); otherwise Output starts as sentinels.
+Outcome Execute(bool gpu, const Scatter& s, Binding binding, gs::IndexChecking checking, uint64_t viewLimit) {
+  Outcome out;
+  std::vector<uint8_t> input = s.inputBytes;
+  out.output = binding == Binding::InPlace ? s.inputBytes : std::vector<uint8_t>(s.inputBytes.size(), kSentinel);
+  gs::TensorBindings b;
+  b.InputTensor = {binding == Binding::InPlace ? out.output.data() : input.data(), input.size()};
+  b.IndicesTensor = {s.indexBytes.data(), s.indexBytes.size()};
+  b.UpdatesTensor = {s.updateBytes.data(), s.updateBytes.size()};
+  b.OutputTensor = {out.output.data(), out.output.size()};
+  if (!gpu) {
+    gs::CpuExecuteOptions options;
+    options.Checking = checking;
+    out.status = gs::ExecuteOnCpu(s.op, b, options);
+    return out;
+  }
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  if (engine == nullptr) {
+    out.status = gs::Status(gs::StatusCode::Unsupported, why);
+    return out;
+  }
+  EXPECT_TRUE(engine->SetViewElementLimit(viewLimit).ok());
+  out.status = engine->ExecuteOnHost(s.op, b, checking);
+  EXPECT_TRUE(engine->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok());
+  return out;
+}
+
+// The D3D12 path against the CPU engine and the reference, byte for byte, for both bindings.
+// windowed: the engine's view limit lowered to the smallest the case fits, so that Output and
+// its claim words span several windows. Bad indices: the same status on both engines, and the
+// output as it was before the call.
+void CheckBothBindings(const Scatter& s, gs::IndexChecking checking, bool windowed, const std::string& what) {
+  const uint64_t viewLimit = windowed ? gs::plan::SmallestGpuViewLimit(*s.op.plan()) : gs::plan::kGpuViewElementLimit;
+  if (windowed) {
+    gs::plan::GpuSchedule schedule;
+    gs::plan::GpuOptions options;
+    options.viewElementLimit = viewLimit;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*s.op.plan(), options, &schedule), "");
+    ASSERT_TRUE(schedule.windowed) << what;
+  }
+  std::vector<uint8_t> expected(s.inputBytes.size(), kSentinel);
+  std::string referenceError;
+  const bool referenceOk = gs_reference::RunReference(
+      s.desc, {s.inputBytes.data(), s.indexBytes.data(), s.updateBytes.data(), expected.data()}, checking, &referenceError);
+  for (const Binding binding : {Binding::InPlace, Binding::CopyScatter}) {
+    const std::string where = what + (binding == Binding::InPlace ? " in place" : " copy+scatter") +
+                              (windowed ? " windowed" : "");
+    const Outcome cpu = Execute(false, s, binding, checking, viewLimit);
+    const Outcome gpu = Execute(true, s, binding, checking, viewLimit);
+    EXPECT_EQ(gpu.status.code(), cpu.status.code()) << where << ": " << gpu.status.message();
+    EXPECT_EQ(gpu.status.message(), cpu.status.message()) << where;
+    if (referenceOk) {
+      ASSERT_TRUE(cpu.status.ok()) << where << ": " << cpu.status.message();
+      EXPECT_EQ(std::memcmp(cpu.output.data(), expected.data(), expected.size()), 0)
+          << where << ": the CPU engine differs from the reference";
+      EXPECT_EQ(std::memcmp(gpu.output.data(), expected.data(), expected.size()), 0)
+          << where << ": the D3D12 path differs from the reference";
+      continue;
+    }
+    EXPECT_EQ(gpu.status.code(), gs::StatusCode::InvalidArgument) << where;
+    const std::vector<uint8_t> untouched =
+        binding == Binding::InPlace ? s.inputBytes : std::vector<uint8_t>(s.inputBytes.size(), kSentinel);
+    EXPECT_TRUE(cpu.output == untouched) << where << ": the failed CPU scatter wrote its output";
+    EXPECT_TRUE(gpu.output == untouched) << where << ": the failed D3D12 scatter wrote its output";
+  }
+}
+
+// Element bytes of a value made from a position (any pattern that differs per update).
+void Fill(std::vector<uint8_t>* bytes, uint32_t salt) {
+  for (size_t i = 0; i < bytes->size(); ++i) (*bytes)[i] = static_cast<uint8_t>((i * 2654435761u + salt) >> 13);
+}
+
+gs::DataType TypeOfSize(uint32_t bytes) {
+  switch (bytes) {
+    case 1: return gs::DataType::UInt8;
+    case 2: return gs::DataType::Float16;
+    case 4: return gs::DataType::Float32;
+    default: return gs::DataType::Int64;
+  }
+}
+
+// ScatterND of rows: Input {rows, width}, INT64 indices {count, 1}, Updates {count, width};
+// update u goes to row (u * 7) % rows, counted from the end on odd u (negative indices).
+void MakeRows(uint32_t elementBytes, uint32_t rows, uint32_t width, uint32_t count, Scatter* s) {
+  s->inputSizes[0] = rows, s->inputSizes[1] = width;
+  s->indexSizes[0] = count, s->indexSizes[1] = 1;
+  s->updateSizes[0] = count, s->updateSizes[1] = width;
+  const gs::DataType type = TypeOfSize(elementBytes);
+  s->input = {type, 2, s->inputSizes, nullptr, uint64_t{rows} * width * elementBytes};
+  s->indices = {gs::DataType::Int64, 2, s->indexSizes, nullptr, count * 8ull};
+  s->updates = {type, 2, s->updateSizes, nullptr, uint64_t{count} * width * elementBytes};
+  s->nd = {&s->input, &s->indices, &s->updates, &s->input, 2, 2, gs::Reduction::None};
+  s->desc = {gs::OperatorType::ScatterNd, &s->nd};
+  ASSERT_TRUE(gs::CompileOperator(s->desc, &s->op).ok());
+  s->inputBytes.resize(s->input.TotalTensorSizeInBytes);
+  s->updateBytes.resize(s->updates.TotalTensorSizeInBytes);
+  Fill(&s->inputBytes, 1);
+  Fill(&s->updateBytes, 2);
+  std::vector<int64_t> index(count);
+  for (uint32_t u = 0; u < count; ++u) index[u] = int64_t{(u * 7) % rows} - (u % 2 ? rows : 0);
+  s->indexBytes.resize(count * 8);
+  std::memcpy(s->indexBytes.data(), index.data(), s->indexBytes.size());
+}
+
+// ScatterElements on axis 1: Input {4, width}, INT32 indices and Updates {4, count}; update
+// (i, j) goes to column (j * 5 + i) % width.
+void MakeElements(uint32_t elementBytes, uint32_t width, uint32_t count, Scatter* s) {
+  s->inputSizes[0] = 4, s->inputSizes[1] = width;
+  s->updateSizes[0] = 4, s->updateSizes[1] = count;
+  const gs::DataType type = TypeOfSize(elementBytes);
+  s->input = {type, 2, s->inputSizes, nullptr, 4ull * width * elementBytes};
+  s->indices = {gs::DataType::Int32, 2, s->updateSizes, nullptr, 4ull * count * 4};
+  s->updates = {type, 2, s->updateSizes, nullptr, 4ull * count * elementBytes};
+  s->elements = {&s->input, &s->indices, &s->updates, &s->input, 1, gs::Reduction::None};
+  s->desc = {gs::OperatorType::ScatterElements, &s->elements};
+  ASSERT_TRUE(gs::CompileOperator(s->desc, &s->op).ok());
+  s->inputBytes.resize(s->input.TotalTensorSizeInBytes);
+  s->updateBytes.resize(s->updates.TotalTensorSizeInBytes);
+  Fill(&s->inputBytes, 3);
+  Fill(&s->updateBytes, 4);
+  std::vector<int32_t> index(4 * count);
+  for (uint32_t i = 0; i < 4; ++i) {
+    for (uint32_t j = 0; j < count; ++j) index[i * count + j] = static_cast<int32_t>((j * 5 + i) % width);
+  }
+  s->indexBytes.resize(index.size() * 4);
+  std::memcpy(s->indexBytes.data(), index.data(), s->indexBytes.size());
+}
+
+// Writes an INT64 (rows) or INT32 (elements) index value at a flat position.
+void SetIndex(Scatter* s, uint32_t position, int64_t value) {
+  if (s->desc.Type == gs::OperatorType::ScatterNd) {
+    std::memcpy(s->indexBytes.data() + position * 8, &value, 8);
+  } else {
+    const int32_t narrow = static_cast<int32_t>(value);
+    std::memcpy(s->indexBytes.data() + position * 4, &narrow, 4);
+  }
+}
+
+// 500 rows of 48 onto 37 rows: 13 or 14 updates per row, the last one wins.
+TEST(ScatterWinners, RowsLastUpdateWins) {
+  for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+    Scatter s;
+    MakeRows(bytes, 37, 48, 500, &s);
+    CheckBothBindings(s, gs::IndexChecking::Checked, false, "rows of " + std::to_string(bytes) + "-byte elements");
+  }
+}
+
+// 4 x 300 updates onto 4 x 50 elements: 6 per element.
+TEST(ScatterWinners, ElementsLastUpdateWins) {
+  for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+    Scatter s;
+    MakeElements(bytes, 50, 300, &s);
+    CheckBothBindings(s, gs::IndexChecking::Unchecked, false, "elements of " + std::to_string(bytes) + " bytes");
+  }
+}
+
+// Output and its claim words across several view windows; few updates into a larger output,
+// so that only the claimed words are cleared and nothing else is written.
+TEST(ScatterWinners, AcrossViewWindows) {
+  for (const uint32_t bytes : {1u, 4u, 8u}) {
+    Scatter rows, elements;
+    MakeRows(bytes, 400, 64, 150, &rows);
+    CheckBothBindings(rows, gs::IndexChecking::Checked, true, "rows of " + std::to_string(bytes) + " bytes");
+    MakeElements(bytes, 3000, 700, &elements);
+    CheckBothBindings(elements, gs::IndexChecking::Checked, true, "elements of " + std::to_string(bytes) + " bytes");
+  }
+}
+
+// Checked: two bad indices; the first in row-major order is reported with the CPU's message
+// and the host output is left as it was, in place too (record_test.cc's
+// Record.InPlaceScatterOnTheCallersBufferIsAllOrNothing checks the GPU buffer itself).
+// Unchecked: their updates are dropped.
+TEST(ScatterWinners, BadIndexChecked) {
+  for (const bool windowed : {false, true}) {
+    Scatter rows, elements;
+    MakeRows(4, 37, 48, 500, &rows);
+    SetIndex(&rows, 301, 37);
+    SetIndex(&rows, 123, -38);
+    CheckBothBindings(rows, gs::IndexChecking::Checked, windowed, "rows, bad index");
+    CheckBothBindings(rows, gs::IndexChecking::Unchecked, windowed, "rows, bad index unchecked");
+    MakeElements(2, 50, 300, &elements);
+    SetIndex(&elements, 777, 50);
+    SetIndex(&elements, 900, -51);
+    CheckBothBindings(elements, gs::IndexChecking::Checked, windowed, "elements, bad index");
+    CheckBothBindings(elements, gs::IndexChecking::Unchecked, windowed, "elements, bad index unchecked");
+  }
+  // The message itself, as the CPU words it (the comparison above holds it equal on the GPU).
+  Scatter rows;
+  MakeRows(4, 37, 48, 500, &rows);
+  SetIndex(&rows, 301, 37);
+  SetIndex(&rows, 123, -38);
+  const Outcome gpu = Execute(true, rows, Binding::InPlace, gs::IndexChecking::Checked, gs::plan::kGpuViewElementLimit);
+  EXPECT_EQ(gpu.status.code(), gs::StatusCode::InvalidArgument);
+  for (const char* part : {"IndicesTensor", "123", "-38"}) {
+    EXPECT_NE(gpu.status.message().find(part), std::string::npos) << gpu.status.message();
+  }
+}
+
+// The claim walks nothing: far more updates on one element than a reduction's list walk takes
+// (kGpuMaxUpdatesPerElement) run, and the last one wins.
+TEST(ScatterWinners, NoLimitOnUpdatesPerElement) {
+  Scatter s;
+  MakeElements(4, 2, 3 * gs::plan::kGpuMaxUpdatesPerElement, &s);
+  CheckBothBindings(s, gs::IndexChecking::Checked, false, "elements onto 2 columns");
+}
+
+}  // namespace
