@@ -56,8 +56,7 @@ void WriteWindows(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, 
 
 }  // namespace
 
-std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const GpuTensor* tensors, bool inPlace,
-                             D3D12Recording::State* run) {
+std::string WriteDescriptors(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, D3D12Recording::State* run) {
   D3D12_DESCRIPTOR_HEAP_DESC heapDesc = {};
   heapDesc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
   heapDesc.NumDescriptors = kDescriptorCount;

@@ -120,8 +120,7 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
 // Writes the descriptor heap of a prepared run: every tensor's and list's windows as its
 // schedule says (elements, window), in the registers' order (gpu/hlsl/common.hlsli). Empty
 // string, or what failed.
-std::string WriteDescriptors(ID3D12Device* device, const plan::Plan& plan, const GpuTensor* tensors, bool inPlace,
-                             D3D12Recording::State* run);
+std::string WriteDescriptors(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, D3D12Recording::State* run);
 
 }  // namespace d3d12
 }  // namespace gs

@@ -176,7 +176,7 @@ Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlac
     }
     bound[r] = {run->placeholder.get(), 0, 0};
   }
-  const std::string error = WriteDescriptors(device, plan, bound, inPlace, run);
+  const std::string error = WriteDescriptors(device, bound, inPlace, run);
   if (!error.empty()) return Status(StatusCode::Internal, name + ": D3D12: " + error);
   return Status::Ok();
 }
