@@ -1,5 +1,6 @@
 #include "d3d12_timing.h"
 
+#include <chrono>
 #include <cstring>
 #include <thread>
 #include <utility>
@@ -40,25 +41,40 @@ struct D3D12Timing::State {
   ComPtr<ID3D12DescriptorHeap> wideHeap;
   ComPtr<ID3D12Resource> wideSource, wideDestination;
   uint64_t wideWords = 0;
+  // What the closed list holds, rerun by Rerun: an operator's recording (its result read after
+  // each run) or a copy (none).
+  std::unique_ptr<gs::D3D12Recording> recording;
 };
 
 namespace {
 
+// A new list: it no longer holds the recording it held.
 std::string Begin(D3D12Timing::State& s) {
+  s.recording.reset();
   if (FAILED(s.allocator->Reset()) || FAILED(s.list->Reset(s.allocator.get(), nullptr))) {
     return "d3d12: resetting the command list failed";
   }
   return "";
 }
 
-// Closes, runs and waits for the list.
-std::string Submit(D3D12Timing::State& s) {
-  if (FAILED(s.list->Close())) return "d3d12: closing the command list failed";
+// Runs the closed list and waits for it.
+std::string Execute(D3D12Timing::State& s) {
   ID3D12CommandList* lists[] = {s.list.get()};
   s.queue->ExecuteCommandLists(1, lists);
   if (FAILED(s.queue->Signal(s.fence.get(), ++s.fenceValue))) return "d3d12: signalling the fence failed";
   while (s.fence->GetCompletedValue() < s.fenceValue) std::this_thread::yield();
   return "";
+}
+
+// Closes, runs and waits for the list.
+std::string Submit(D3D12Timing::State& s) {
+  if (FAILED(s.list->Close())) return "d3d12: closing the command list failed";
+  return Execute(s);
+}
+
+// Closes the list that Stamp(s, 0) ... Stamp(s, 1) recorded, for Rerun.
+std::string Close(D3D12Timing::State& s) {
+  return FAILED(s.list->Close()) ? "d3d12: closing the command list failed" : "";
 }
 
 // Seconds between the two timestamps the list recorded (after Submit).
@@ -304,28 +320,24 @@ std::string D3D12Timing::Upload(const gs::TensorBindings& host) {
   return "";
 }
 
-std::string D3D12Timing::TimeOperator(const gs::CompiledOperator& op, bool checked, double* seconds) {
+std::string D3D12Timing::RecordOperator(const gs::CompiledOperator& op, bool checked, double* record_seconds) {
   State& s = *state_;
   std::string error = Begin(s);
   if (!error.empty()) return error;
   Stamp(s, 0);
-  std::unique_ptr<gs::D3D12Recording> recording;
+  const auto t0 = std::chrono::steady_clock::now();
   const gs::Status recorded = s.engine->Record(
-      op, s.list.get(), s.bindings, checked ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked, &recording);
+      op, s.list.get(), s.bindings, checked ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked, &s.recording);
+  *record_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (!recorded.ok()) {
     s.list->Close();
     return recorded.message();
   }
   Stamp(s, 1);
-  error = Submit(s);
-  if (!error.empty()) return error;
-  const gs::Status result = recording->Result();
-  if (!result.ok()) return result.message();
-  *seconds = Elapsed(s);
-  return "";
+  return Close(s);
 }
 
-std::string D3D12Timing::TimeCopyKernel(uint64_t bytes, double* seconds) {
+std::string D3D12Timing::RecordCopyKernel(uint64_t bytes) {
   State& s = *state_;
   std::string error = PrepareWideBuffers(s, (bytes + kWideWordBytes - 1) / kWideWordBytes);
   if (!error.empty()) return error;
@@ -333,12 +345,10 @@ std::string D3D12Timing::TimeCopyKernel(uint64_t bytes, double* seconds) {
   Stamp(s, 0);
   RecordWideCopy(s);
   Stamp(s, 1);
-  if (!(error = Submit(s)).empty()) return error;
-  *seconds = Elapsed(s);
-  return "";
+  return Close(s);
 }
 
-std::string D3D12Timing::TimeCopy(uint64_t bytes, double* seconds) {
+std::string D3D12Timing::RecordCopy(uint64_t bytes) {
   State& s = *state_;
   if (s.copyBytes != bytes) {
     ID3D12Device* device = s.engine->device();
@@ -354,9 +364,28 @@ std::string D3D12Timing::TimeCopy(uint64_t bytes, double* seconds) {
   Stamp(s, 0);
   s.list->CopyBufferRegion(s.copyDestination.get(), 0, s.copySource.get(), 0, bytes);
   Stamp(s, 1);
-  error = Submit(s);
+  return Close(s);
+}
+
+std::string D3D12Timing::Rerun(double* seconds) {
+  State& s = *state_;
+  std::string error = Execute(s);
   if (!error.empty()) return error;
+  if (s.recording) {
+    const gs::Status result = s.recording->Result();
+    if (!result.ok()) return result.message();
+  }
   *seconds = Elapsed(s);
+  return "";
+}
+
+std::string D3D12Timing::WarmUp(double seconds) {
+  const auto start = std::chrono::steady_clock::now();
+  double ignored = 0;
+  do {
+    const std::string error = Rerun(&ignored);
+    if (!error.empty()) return error;
+  } while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds);
   return "";
 }
 

@@ -21,13 +21,22 @@ class D3D12Timing {
   // Device buffers holding the host tensors of `bindings`; an OutputTensor on InputTensor's
   // data is a scatter in place, on one buffer. Replaces the previous case's buffers.
   std::string Upload(const gs::TensorBindings& bindings);
-  // GPU seconds of one run of `op` on the uploaded buffers; "" or the error.
-  std::string TimeOperator(const gs::CompiledOperator& op, bool checked, double* seconds);
-  // GPU seconds of one copy of `bytes` between two device buffers, by CopyBufferRegion.
-  std::string TimeCopy(uint64_t bytes, double* seconds);
-  // The same by the copy kernel of 16-byte words (gpu/hlsl/copy_wide.hlsl) on `bytes` rounded
+  // The list holds one run of `op` on the uploaded buffers between two timestamps, recorded
+  // once (D3D12Engine::Record) and then rerun as it is: no host work between runs, so the GPU
+  // stays busy and at its working clocks, as under a runtime's stream of work
+  // (perf/results/2026-11-26-h100-clocks.md). *record_seconds: the host time of Record.
+  std::string RecordOperator(const gs::CompiledOperator& op, bool checked, double* record_seconds);
+  // The list holds one copy of `bytes` between two device buffers, by CopyBufferRegion.
+  std::string RecordCopy(uint64_t bytes);
+  // The list holds the copy kernel of 16-byte words (gpu/hlsl/copy_wide.hlsl) on `bytes` rounded
   // up to a whole word; its bytes were checked against the source once, in Get.
-  std::string TimeCopyKernel(uint64_t bytes, double* seconds);
+  std::string RecordCopyKernel(uint64_t bytes);
+  // Runs the recorded list once and waits: its GPU seconds; "" or the error (an operator's
+  // result included).
+  std::string Rerun(double* seconds);
+  // Reruns the recorded list, without timing, until `seconds` of wall time have passed (at
+  // least once): the GPU raises its clocks only under load.
+  std::string WarmUp(double seconds);
 
   struct State;
   explicit D3D12Timing(std::unique_ptr<State> state);

@@ -112,31 +112,42 @@ void RunCase(benchmark::State& state, const Case* c, const std::string& variant,
 // Repetitions of the GPU's copy baseline.
 int CopyRepetitions() { return g_options.short_mode ? 3 : 7; }
 
+// Wall seconds of reruns before any GPU figure is taken: the GPU raises its clocks only under
+// load (perf/results/2026-11-26-h100-clocks.md).
+constexpr double kGpuWarmUpSeconds = 0.2;
+
 // The GPU's copies of total/2 bytes (total bytes moved), bytes/second, each the median of a
-// few: CopyBufferRegion, and the copy kernel of 16-byte words (gpu/hlsl/copy_wide.hlsl).
-// copy_ratio is over the faster: the GPU's copy, not one path's (the H100 ran CopyBufferRegion
-// at a third of torch's copy_).
+// few reruns after a warm-up: CopyBufferRegion, and the copy kernel of 16-byte words
+// (gpu/hlsl/copy_wide.hlsl). copy_ratio is over the faster: the GPU's copy, not one path's
+// (the H100 ran CopyBufferRegion at a third of torch's copy_).
 struct GpuCopyRates {
   double region = 0;
   double kernel = 0;
   double fastest() const { return std::max(region, kernel); }
 };
 
+double GpuCopyRate(D3D12Timing& gpu, uint64_t total_bytes, std::string* error) {
+  std::vector<double> rates;
+  if (error->empty()) *error = gpu.WarmUp(kGpuWarmUpSeconds);
+  for (int r = 0; r < CopyRepetitions() && error->empty(); ++r) {
+    double seconds = 0;
+    *error = gpu.Rerun(&seconds);
+    if (seconds > 0) rates.push_back(static_cast<double>(total_bytes / 2 * 2) / seconds);
+  }
+  return rates.empty() ? 0 : Median(rates);
+}
+
 const GpuCopyRates& GpuCopyBytesPerSecond(D3D12Timing& gpu, uint64_t total_bytes, std::string* error) {
   static std::map<uint64_t, GpuCopyRates> cache;
   static const GpuCopyRates none;
   if (auto it = cache.find(total_bytes); it != cache.end()) return it->second;
-  std::vector<double> region, kernel;
-  for (int r = 0; r < CopyRepetitions() && error->empty(); ++r) {
-    double seconds = 0;
-    *error = gpu.TimeCopy(total_bytes / 2, &seconds);
-    if (seconds > 0) region.push_back(static_cast<double>(total_bytes / 2 * 2) / seconds);
-    seconds = 0;
-    if (error->empty()) *error = gpu.TimeCopyKernel(total_bytes / 2, &seconds);
-    if (seconds > 0) kernel.push_back(static_cast<double>(total_bytes / 2 * 2) / seconds);
-  }
-  if (!error->empty() || region.empty() || kernel.empty()) return none;
-  return cache[total_bytes] = GpuCopyRates{Median(region), Median(kernel)};
+  GpuCopyRates rates;
+  *error = gpu.RecordCopy(total_bytes / 2);
+  rates.region = GpuCopyRate(gpu, total_bytes, error);
+  if (error->empty()) *error = gpu.RecordCopyKernel(total_bytes / 2);
+  rates.kernel = GpuCopyRate(gpu, total_bytes, error);
+  if (!error->empty() || rates.region == 0 || rates.kernel == 0) return none;
+  return cache[total_bytes] = rates;
 }
 
 std::string g_uploaded;  // the (case, variant) whose tensors are on the GPU
@@ -167,20 +178,24 @@ void RunCaseD3D12(benchmark::State& state, const Case* c, const std::string& var
   if (prepared == nullptr) return;
   const uint64_t total = c->total_bytes.at(variant);
   const GpuCopyRates copy = GpuCopyBytesPerSecond(*gpu, total, &error);
-  double seconds = 0;
-  if (error.empty()) error = gpu->TimeOperator(prepared->op, checked, &seconds);  // warm-up
+  // Recorded once, then rerun as recorded after a warm-up (perf/d3d12_timing.h).
+  double record_seconds = 0, seconds = 0;
+  if (error.empty()) error = gpu->RecordOperator(prepared->op, checked, &record_seconds);
+  if (error.empty()) error = gpu->WarmUp(kGpuWarmUpSeconds);
   if (!error.empty()) {
     state.SkipWithError(error.c_str());
     return;
   }
   for (auto _ : state) {
-    error = gpu->TimeOperator(prepared->op, checked, &seconds);
+    error = gpu->Rerun(&seconds);
     if (!error.empty()) {
       state.SkipWithError(error.c_str());
       break;
     }
     state.SetIterationTime(seconds);
   }
+  // The host's part, which no GPU figure holds: D3D12Engine::Record's time for the call.
+  state.counters["record_ms"] = record_seconds * 1e3;
   SetThroughputCounters(state, total, 0);
   // copy_ratio over the fastest GPU copy; copy_ratio_region over CopyBufferRegion alone (the
   // figure before 2026-11-26's copy kernel), copy_ratio_kernel over the copy kernel alone.
