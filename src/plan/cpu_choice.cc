@@ -26,8 +26,17 @@ constexpr uint64_t kScatterTeamBytes = 256 * 1024;
 // The pieces a scatter's Input -> Output copy splits large blocks into.
 constexpr uint64_t kCopyPieceBytes = 256 * 1024;
 
+// Stores bypass the cache when the call touches more than one core's share of the last-level
+// cache: with every core busy that share is all a core keeps, so lines written once would cost a
+// read for ownership and evict what the others need (perf/results/2026-11-26-cpu-16-threads.md).
 bool Streams(const MachineInfo& machine, uint64_t touchedBytes) {
-  return machine.llcBytes > 0 && touchedBytes > machine.llcBytes;
+  return machine.llcBytes > 0 && touchedBytes > machine.llcBytes / std::max<uint32_t>(1, machine.cores);
+}
+
+// A gather streams only when what it reads is past that share too: from a cached source the
+// copy is bound by its stores, and there plain stores outran non-temporal ones (same file).
+bool GatherStreams(const Plan& plan, const MachineInfo& machine, uint64_t touchedBytes) {
+  return Streams(machine, touchedBytes) && Streams(machine, ViewSpanInBytes(plan.tensor(TensorRole::Input)));
 }
 
 // Element units along the last walked dim, which is contiguous in the walked tensor and in
@@ -75,7 +84,7 @@ bool GatherElementRows(const Plan& plan, const MachineInfo& machine, Threads, Cp
   // when that row is a few pages (perf/results/2026-11-26-notes-moved-from-code.md).
   const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;
   choice->nextRowHintBytes = rowReadBytes >= 4096 && rowReadBytes <= 64 * 1024 ? rowReadBytes : 0;
-  choice->streamOutput = Streams(machine, k.unitCount * (2 * plan.elementSize + plan.indexSize));
+  choice->streamOutput = GatherStreams(plan, machine, k.unitCount * (2 * plan.elementSize + plan.indexSize));
   return true;
 }
 
@@ -107,7 +116,7 @@ bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoi
   const uint64_t blockBytes = k.blockElements * plan.elementSize;
   if (plan.isScatter || blockBytes < 64) return false;
   const uint64_t indexBytes = k.tupleSize * plan.indexSize;
-  choice->streamOutput = Streams(machine, k.unitCount * (2 * blockBytes + indexBytes));
+  choice->streamOutput = GatherStreams(plan, machine, k.unitCount * (2 * blockBytes + indexBytes));
   choice->taskUnits = TaskUnits(blockBytes + indexBytes);
   // About 16 KiB of blocks a chunk, resolved while the chunk before is copied; the first 4 KiB
   // of each source hinted into L2.

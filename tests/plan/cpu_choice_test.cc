@@ -163,32 +163,62 @@ TEST(CpuChoice, ScatterOverwritesAlongTheLastAxisAreRowsAndReductionsAreUnits) {
             CpuImplementation::ScatterUnits);
 }
 
-TEST(CpuChoice, OutputsStreamOnlyWhenTheCallTouchesMoreThanTheThreshold) {
+// The threshold is one core's share of the last-level cache (TestMachine: 2 cores).
+TEST(CpuChoice, OutputsStreamWhenTheCallTouchesMoreThanOneCoresShareOfTheCache) {
+  Tensor input(DataType::Float32, {1000, 256});
+  Tensor indices(DataType::Int32, {64, 1});
+  Tensor output(DataType::Float32, {64, 256});
+  GatherNdOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2, 2};
+  // 64 rows of 1 KiB and their indices: the gather touches 128 KiB and 256 bytes.
+  EXPECT_FALSE(ChoiceOf(OperatorType::GatherNd, &d, TestMachine(512 * 1024)).streamOutput);
+  EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &d, TestMachine(256 * 1024)).streamOutput);
+  // The same cache on 16 cores: each core's share is an eighth of the above.
+  plan::MachineInfo sixteen = TestMachine(2 * 1024 * 1024);
+  EXPECT_FALSE(ChoiceOf(OperatorType::GatherNd, &d, sixteen).streamOutput);
+  sixteen.cores = 16;
+  EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &d, sixteen).streamOutput);
+}
+
+// A gather whose Input fits a core's share reads a cached source: it streams only when Input
+// is past the share too.
+TEST(CpuChoice, GathersFromACachedInputDoNotStream) {
+  Tensor input(DataType::Float32, {64, 256});  // 64 KiB
+  Tensor indices(DataType::Int32, {1024, 1});
+  Tensor output(DataType::Float32, {1024, 256});
+  GatherNdOperatorDesc d{&input.desc, &indices.desc, &output.desc, 2, 2};
+  // 1024 rows of 1 KiB: 2 MiB and 4 KiB touched, more than either share below.
+  EXPECT_FALSE(ChoiceOf(OperatorType::GatherNd, &d, TestMachine(2 * 1024 * 1024)).streamOutput);
+  EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &d, TestMachine(64 * 1024)).streamOutput);
+}
+
+TEST(CpuChoice, ScatterOverwritesAndCopiesStreamPastTheShare) {
   Tensor input(DataType::Float32, {1000, 256});
   Tensor indices(DataType::Int32, {64, 1});
   Tensor updates(DataType::Float32, {64, 256});
   Tensor output(DataType::Float32, {1000, 256});
   ScatterNdOperatorDesc d{&input.desc, &indices.desc, &updates.desc, &output.desc, 2, 2,
                           Reduction::None};
-  // 64 rows of 1 KiB: the scatter touches 128 KiB (read and write); the copy 2 MB.
-  {
-    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(256 * 1024));
-    EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterUnits);
-    EXPECT_FALSE(choice.streamOutput);
-    EXPECT_TRUE(choice.streamCopy);
-  }
-  {
-    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(64 * 1024));
-    EXPECT_TRUE(choice.streamOutput);
-    EXPECT_TRUE(choice.streamCopy);
-  }
+  // 64 rows of 1 KiB: the scatter touches 128 KiB (read and write); the copy 2000 KiB.
   {
     const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(4 * 1024 * 1024));
     EXPECT_FALSE(choice.streamOutput);
     EXPECT_FALSE(choice.streamCopy);
-    // The copy is one contiguous block of 1 MB: pieces of 256 KiB, so every thread copies.
+    // The copy is one contiguous block of 1000 KiB: pieces of 256 KiB, so every thread copies.
     EXPECT_EQ(choice.copyPieceBytes, 256u * 1024);
   }
+  {
+    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(1536 * 1024));
+    EXPECT_FALSE(choice.streamOutput);
+    EXPECT_TRUE(choice.streamCopy);
+  }
+  {
+    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(128 * 1024));
+    EXPECT_TRUE(choice.streamOutput);
+    EXPECT_TRUE(choice.streamCopy);
+  }
+  // Reductions read what they combine with: never streamed.
+  ScatterNdOperatorDesc add{&input.desc, &indices.desc, &updates.desc, &output.desc, 2, 2, Reduction::Add};
+  EXPECT_FALSE(ChoiceOf(OperatorType::ScatterNd, &add, TestMachine(64 * 1024)).streamOutput);
 }
 
 // A scatter is shared by a team only from 256 KiB of updates, and strips need none: the one
