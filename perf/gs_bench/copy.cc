@@ -102,13 +102,14 @@ SliceCopy SliceCopyFor(CopyWay way) {
       if (__builtin_cpu_supports("avx")) return VectorSlice256;
 #endif
       return VectorSliceBase;
+    case CopyWay::kCachedSource:
     case CopyWay::kStreaming:
 #ifdef GS_COPY_X86
       if (__builtin_cpu_supports("avx512f")) return StreamingSlice512;
       if (__builtin_cpu_supports("avx")) return StreamingSlice256;
       return StreamingSlice128;
 #else
-      return nullptr;
+      return way == CopyWay::kCachedSource ? SliceCopyFor(CopyWay::kVector) : nullptr;
 #endif
   }
   return nullptr;
@@ -127,6 +128,7 @@ const char* CopyWayName(CopyWay way) {
     case CopyWay::kMemcpy: return "memcpy";
     case CopyWay::kStreaming: return "nt";
     case CopyWay::kVector: return "vector";
+    case CopyWay::kCachedSource: return "cached";
   }
   return "?";
 }
@@ -178,11 +180,13 @@ double CopyTimes::Fastest() const {
   return best;
 }
 
-CopyBaseline::CopyBaseline(uint64_t total_bytes)
+CopyBaseline::CopyBaseline(uint64_t total_bytes, uint64_t source_bytes)
     : total_bytes_(total_bytes),
       src_(static_cast<size_t>(total_bytes / 2)),
-      dst_(static_cast<size_t>(total_bytes / 2)) {
+      dst_(static_cast<size_t>(total_bytes / 2)),
+      cached_src_(source_bytes > 0 && source_bytes < total_bytes / 2 ? static_cast<size_t>(source_bytes) : 0) {
   std::memset(src_.data(), 0x5a, src_.size());
+  if (cached_src_.size() > 0) std::memset(cached_src_.data(), 0xa5, cached_src_.size());
 }
 
 CopyTimes CopyBaseline::Run(int threads) {
@@ -190,9 +194,17 @@ CopyTimes CopyBaseline::Run(int threads) {
   const int first = round_++;
   for (int k = 0; k < kCopyWays; ++k) {
     const auto way = static_cast<CopyWay>((first + k) % kCopyWays);
-    if (!CopyWayAvailable(way)) continue;
+    if (!CopyWayAvailable(way) || (way == CopyWay::kCachedSource && cached_src_.size() == 0)) continue;
     const auto t0 = std::chrono::steady_clock::now();
-    ParallelCopy(dst_.data(), src_.data(), src_.size(), threads, ArenaFor(threads), way);
+    if (way == CopyWay::kCachedSource) {
+      // The destination in pieces of the source's size, each copied from the whole source.
+      for (size_t at = 0; at < dst_.size(); at += cached_src_.size()) {
+        ParallelCopy(dst_.data() + at, cached_src_.data(), std::min(cached_src_.size(), dst_.size() - at), threads,
+                     ArenaFor(threads), way);
+      }
+    } else {
+      ParallelCopy(dst_.data(), src_.data(), src_.size(), threads, ArenaFor(threads), way);
+    }
     const auto t1 = std::chrono::steady_clock::now();
     times.seconds[static_cast<int>(way)] = std::chrono::duration<double>(t1 - t0).count();
   }

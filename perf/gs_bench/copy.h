@@ -26,9 +26,13 @@ enum class CopyWay {
   kMemcpy,     // glibc's memcpy: what copy_ratio meant until 2026-11-26 (memcpy_ratio now)
   kStreaming,  // non-temporal stores, one cache line a step (x86-64 only)
   kVector,     // plain vector loads and stores, one cache line a step
+  // A gather's bytes from a source no larger than what it gathers from (CopyBaseline's
+  // source_bytes), read over and over: what a gather from a cached table can do at best. A
+  // slice is copied as kStreaming (kVector where that is not built).
+  kCachedSource,
 };
-constexpr int kCopyWays = 3;
-const char* CopyWayName(CopyWay way);  // "memcpy", "nt", "vector": the counters' prefixes
+constexpr int kCopyWays = 4;
+const char* CopyWayName(CopyWay way);  // "memcpy", "nt", "vector", "cached": the counters' prefixes
 bool CopyWayAvailable(CopyWay way);
 
 // `bytes` copied in `threads` 64-byte-aligned slices, one per thread of arena, each slice by `way`.
@@ -42,10 +46,13 @@ struct CopyTimes {
 };
 
 // The copy of the same bytes a benchmark moves: total_bytes / 2 copied (total_bytes moved),
-// run between the operator's calls (A B A B) so that both see the same machine.
+// run between the operator's calls (A B A B) so that both see the same machine. source_bytes:
+// the bytes a gather reads its rows from; when fewer than total_bytes / 2, kCachedSource
+// copies from a source of that size (else it is not timed).
 class CopyBaseline {
  public:
-  explicit CopyBaseline(uint64_t total_bytes);
+  explicit CopyBaseline(uint64_t total_bytes, uint64_t source_bytes = 0);
+  uint64_t source_bytes() const { return cached_src_.size(); }
   uint64_t total_bytes() const { return total_bytes_; }
   // One round: each available way once with `threads` threads, starting from a different way
   // each round, so that none always runs straight after the call (whose dirty lines it pays).
@@ -53,7 +60,7 @@ class CopyBaseline {
 
  private:
   uint64_t total_bytes_;
-  Buffer src_, dst_;
+  Buffer src_, dst_, cached_src_;
   int round_ = 0;
 };
 

@@ -39,12 +39,13 @@ TEST_P(CopyWays, CopiesExactlyTheBytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(All, CopyWays,
-                         ::testing::Values(CopyWay::kMemcpy, CopyWay::kStreaming, CopyWay::kVector),
+                         ::testing::Values(CopyWay::kMemcpy, CopyWay::kStreaming, CopyWay::kVector,
+                                           CopyWay::kCachedSource),
                          [](const auto& info) { return std::string(CopyWayName(info.param)); });
 
 // A round times every available way, and the fastest is the least of them.
 TEST(CopyBaseline, TimesEveryWayAndKeepsTheFastest) {
-  CopyBaseline copy(2 << 20);
+  CopyBaseline copy(2 << 20, 256 << 10);
   const CopyTimes t = copy.Run(2);
   double least = 0;
   for (int w = 0; w < kCopyWays; ++w) {
@@ -53,6 +54,17 @@ TEST(CopyBaseline, TimesEveryWayAndKeepsTheFastest) {
     if (available && (least == 0 || t.seconds[w] < least)) least = t.seconds[w];
   }
   EXPECT_EQ(t.Fastest(), least);
+}
+
+// The cached source is a gather's: timed only when it is smaller than the bytes copied, and it
+// fills the whole destination, piece by piece.
+TEST(CopyBaseline, CopiesFromTheCachedSourceOnlyWhenItIsSmaller) {
+  const int cached = static_cast<int>(CopyWay::kCachedSource);
+  EXPECT_EQ(CopyBaseline(2 << 20).Run(2).seconds[cached], 0);
+  EXPECT_EQ(CopyBaseline(2 << 20, 1 << 20).Run(2).seconds[cached], 0);  // as large as the copy
+  CopyBaseline copy(2 << 20, 3 << 16);  // 192 KiB: five whole pieces and a part
+  EXPECT_EQ(copy.source_bytes(), 3u << 16);
+  EXPECT_GT(copy.Run(2).seconds[cached], 0);
 }
 
 }  // namespace

@@ -47,12 +47,14 @@ Prepared* CurrentCase(benchmark::State& state, const Case* c, const std::string&
   return g_prepared.get();
 }
 
-// The copy of the bytes the current case moves, kept while its benchmarks run.
-CopyBaseline* CurrentCopy(uint64_t total_bytes) {
+// The copy of the bytes the current case moves, kept while its benchmarks run; a gather's
+// from a source of its Input's size too (copy.h: kCachedSource).
+CopyBaseline* CurrentCopy(uint64_t total_bytes, uint64_t source_bytes) {
   static std::unique_ptr<CopyBaseline> copy;
-  if (!copy || copy->total_bytes() != total_bytes) {
+  if (!copy || copy->total_bytes() != total_bytes ||
+      copy->source_bytes() != (source_bytes < total_bytes / 2 ? source_bytes : 0)) {
     copy.reset();  // free the previous one first
-    copy = std::make_unique<CopyBaseline>(total_bytes);
+    copy = std::make_unique<CopyBaseline>(total_bytes, source_bytes);
   }
   return copy.get();
 }
@@ -78,7 +80,8 @@ void RunCase(benchmark::State& state, const Case* c, const std::string& variant,
   if (prepared == nullptr) return;
   Prepared& p = *prepared;
   const uint64_t total = c->total_bytes.at(variant);
-  CopyBaseline* copy = CurrentCopy(total);
+  const bool gather = c->spec.at("op").get<std::string>().rfind("SCATTER", 0) != 0;
+  CopyBaseline* copy = CurrentCopy(total, gather ? p.bindings.InputTensor.SizeInBytes : 0);
 
   const gs::CpuExecuteOptions options = CpuOptions(checked, threads);
   gs::Status st = gs::ExecuteOnCpu(p.op, p.bindings, options);  // warm-up
