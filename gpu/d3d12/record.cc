@@ -88,7 +88,7 @@ bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     ConstantBlock block = {};
     block.kernel = run.schedule.walk;
-    block.copy = plan.copy;
+    block.copy = run.schedule.copy;
     block.validation = plan.validation;
     block.pass = run.schedule.passes[i].constants;
     std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);

@@ -4,7 +4,7 @@
 #include "claims.hlsli"
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
-void main(uint3 id : SV_DispatchThreadID) {
+void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   uint unit, destination;
-  if (UnitDestination(id, unit, destination)) StoreHead(destination, 0);
+  if (UnitDestination(id, groupIndex, unit, destination)) StoreHead(destination, 0);
 }

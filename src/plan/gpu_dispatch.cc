@@ -16,30 +16,65 @@ uint64_t ViewElements(const Plan& plan, TensorRole role, uint32_t elementBytes) 
   return ViewSpanInBytes(view) / (role == TensorRole::Indices ? 4 : elementBytes);
 }
 
-// The plan's walk in words of `factor` elements (GatherWordBytes holds them whole). A stride
-// of a dim of size one never moves: 0.
+// Strides in words of `factor` elements, of the dims of these sizes. A stride of a dim of size
+// one never moves: 0.
+void StridesInWords(const uint64_t* sizes, uint64_t rank, uint64_t factor, uint64_t* strides) {
+  for (uint64_t d = 0; d < rank; ++d) strides[d] = sizes[d] > 1 ? strides[d] / factor : 0;
+}
+
+// Every stride that moves (its dim's size above one) is whole words of `factor` elements.
+bool StridesHoldWords(const uint64_t* sizes, uint64_t rank, const uint64_t* strides, uint64_t factor) {
+  bool whole = true;
+  for (uint64_t d = 0; d < rank; ++d) whole = whole && (sizes[d] <= 1 || strides[d] % factor == 0);
+  return whole;
+}
+
+// The plan's walk in words of `factor` elements (GatherWordBytes holds them whole).
 KernelConstants WalkInWords(const KernelConstants& k, uint64_t factor) {
   KernelConstants w = k;
   w.blockElements = k.blockElements / factor;
-  for (uint64_t d = 0; d < k.rank; ++d) {
-    w.iterStrides[d] = k.sizes[d] > 1 ? k.iterStrides[d] / factor : 0;
-    w.dataStrides[d] = k.sizes[d] > 1 ? k.dataStrides[d] / factor : 0;
-  }
-  for (uint64_t c = 0; c < k.tupleSize; ++c) {
-    w.indexedStrides[c] = k.indexedSizes[c] > 1 ? k.indexedStrides[c] / factor : 0;
-  }
+  StridesInWords(k.sizes, k.rank, factor, w.iterStrides);
+  StridesInWords(k.sizes, k.rank, factor, w.dataStrides);
+  StridesInWords(k.indexedSizes, k.tupleSize, factor, w.indexedStrides);
   return w;
 }
 
 bool HoldsWholeWords(const KernelConstants& k, uint64_t factor) {
-  bool whole = k.blockElements % factor == 0;
-  for (uint64_t d = 0; d < k.rank; ++d) {
-    whole = whole && (k.sizes[d] <= 1 || (k.iterStrides[d] % factor == 0 && k.dataStrides[d] % factor == 0));
+  return k.blockElements % factor == 0 && StridesHoldWords(k.sizes, k.rank, k.iterStrides, factor) &&
+         StridesHoldWords(k.sizes, k.rank, k.dataStrides, factor) &&
+         StridesHoldWords(k.indexedSizes, k.tupleSize, k.indexedStrides, factor);
+}
+
+// plan.copy (a scatter's Input -> Output copy) likewise: its block and every stride that moves it.
+CopyConstants CopyInWords(const CopyConstants& c, uint64_t factor) {
+  CopyConstants w = c;
+  w.blockElements = c.blockElements / factor;
+  StridesInWords(c.sizes, c.rank, factor, w.srcStrides);
+  StridesInWords(c.sizes, c.rank, factor, w.dstStrides);
+  return w;
+}
+
+bool CopyHoldsWholeWords(const CopyConstants& c, uint64_t factor) {
+  return c.blockElements % factor == 0 && StridesHoldWords(c.sizes, c.rank, c.srcStrides, factor) &&
+         StridesHoldWords(c.sizes, c.rank, c.dstStrides, factor);
+}
+
+// Overwrite scatters move words as gathers do where the update walk, the copy and the views of
+// Input, Updates and Output all hold them whole: each destination unit is then whole words, so
+// a claim per Output word (its first) stands for the unit as a claim per element did.
+// Reductions combine elements: their own size.
+uint32_t ScatterWordBytes(const Plan& plan, const uint64_t* offsets) {
+  if (plan.reduction != Reduction::None) return plan.elementSize;
+  for (uint32_t word : {16u, 8u, 4u}) {
+    if (word <= plan.elementSize) break;
+    const uint64_t factor = word / plan.elementSize;
+    bool whole = HoldsWholeWords(plan.walk, factor) && CopyHoldsWholeWords(plan.copy, factor);
+    for (TensorRole role : {TensorRole::Input, TensorRole::Updates, TensorRole::Output}) {
+      whole = whole && offsets[static_cast<uint32_t>(role)] % word == 0;
+    }
+    if (whole) return word;
   }
-  for (uint64_t c = 0; c < k.tupleSize; ++c) {
-    whole = whole && (k.indexedSizes[c] <= 1 || k.indexedStrides[c] % factor == 0);
-  }
-  return whole;
+  return plan.elementSize;
 }
 
 uint64_t WindowFor(uint64_t elements, uint32_t windows) {
@@ -84,14 +119,18 @@ void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* sche
   }
 }
 
-// Overwrite scatters need one claim word per Output element and no per-update list.
+// Overwrite scatters need one claim word per Output element (or per word of elementBytes) and
+// no per-update list.
 bool OverwritesWithoutLists(const Plan& plan) { return plan.reduction == Reduction::None; }
 
-// Words of the scatter scratch lists' largest: a head per Output element, and for the list
-// walk a link per update element.
-uint64_t ScatterListElements(const Plan& plan) {
+// Words of the scatter scratch lists' largest: a head per Output element (an overwrite's claim
+// per Output word), and for the list walk a link per update element.
+uint64_t ScatterListElements(const Plan& plan, uint32_t elementBytes) {
   const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
-  if (OverwritesWithoutLists(plan)) return extent;
+  if (OverwritesWithoutLists(plan)) {
+    const uint64_t factor = elementBytes / plan.elementSize;
+    return (extent + factor - 1) / factor;
+  }
   return std::max(extent, plan.walk.unitCount * plan.walk.blockElements);
 }
 
@@ -113,7 +152,7 @@ GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
   const uint64_t inputStart = offsets[static_cast<uint32_t>(TensorRole::Input)];
   const uint64_t outputStart = offsets[static_cast<uint32_t>(TensorRole::Output)];
-  if (plan.isScatter) return plan.elementSize;
+  if (plan.isScatter) return ScatterWordBytes(plan, offsets);
   for (uint32_t word : {16u, 8u, 4u}) {
     if (word <= plan.elementSize) break;
     if (inputStart % word == 0 && outputStart % word == 0 && HoldsWholeWords(plan.walk, word / plan.elementSize)) {
@@ -130,7 +169,7 @@ uint64_t SmallestGpuViewLimit(const Plan& plan) {
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
     limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r), elementBytes), kGpuTensorWindows));
   }
-  if (plan.isScatter) limit = std::max(limit, WindowFor(ScatterListElements(plan), kGpuListWindows));
+  if (plan.isScatter) limit = std::max(limit, WindowFor(ScatterListElements(plan, elementBytes), kGpuListWindows));
   return limit;
 }
 
@@ -138,7 +177,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   *schedule = GpuSchedule();
   const uint32_t elementBytes = GatherWordBytes(plan, options.offsets);
   schedule->elementBytes = elementBytes;
-  schedule->walk = elementBytes == plan.elementSize ? plan.walk : WalkInWords(plan.walk, elementBytes / plan.elementSize);
+  const uint64_t factor = elementBytes / plan.elementSize;
+  schedule->walk = factor == 1 ? plan.walk : WalkInWords(plan.walk, factor);
+  schedule->copy = factor == 1 ? plan.copy : CopyInWords(plan.copy, factor);
   // 8-byte elements are written as two 32-bit words (gpu/hlsl/common.hlsli): half the elements
   // keep a view of Output within D3D12's limit.
   const uint64_t window =
@@ -157,9 +198,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
                       elements, kGpuTensorWindows);
     }
   }
-  const uint64_t lists = plan.isScatter ? ScatterListElements(plan) : 0;
+  const uint64_t lists = plan.isScatter ? ScatterListElements(plan, elementBytes) : 0;
   if (lists > window * kGpuListWindows) {
-    return tooLarge(OverwritesWithoutLists(plan) ? "a scatter's claim words (one per Output element)"
+    return tooLarge(OverwritesWithoutLists(plan) ? "a scatter's claim words (one per Output element or word)"
                                                  : "a scatter scratch list (a word per Output element, per update)",
                     lists, kGpuListWindows);
   }
@@ -199,18 +240,21 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     add(GpuKernel::Validate, plan.validation.elementCount);
     add(GpuKernel::ReportBadIndex, 1);
   }
-  const uint64_t copied = options.inPlace ? 0 : plan.copy.unitCount * plan.copy.blockElements;
-  schedule->listHeadElements = outputExtent;
+  const uint64_t copied = options.inPlace ? 0 : schedule->copy.unitCount * schedule->copy.blockElements;
+  const bool wide = elementBytes == 16;
   if (OverwritesWithoutLists(plan)) {
     // The last update of each destination claims it (InterlockedMax of the unit's number on
-    // its destination's head word), then only the claimed units write: no list, no walk.
+    // the claim word of its destination's first element or word), then only the claimed units
+    // write: no list, no walk.
+    schedule->listHeadElements = lists;
     const uint64_t units = walked > 0 ? k.unitCount : 0;
     add(GpuKernel::ScatterClearClaims, units);
     add(GpuKernel::ScatterClaim, units);
-    add(GpuKernel::Copy, copied);
-    add(GpuKernel::ScatterWinners, walked);
+    add(wide ? GpuKernel::ScatterCopyWide : GpuKernel::Copy, copied);
+    add(wide ? GpuKernel::ScatterWinnersWide : GpuKernel::ScatterWinners, walked);
   } else {
     // Reductions fold each destination's updates in row-major order, walking its list.
+    schedule->listHeadElements = outputExtent;
     add(GpuKernel::ClearLists, outputExtent);
     add(GpuKernel::ScatterLink, walked);
     add(GpuKernel::ScatterOrder, walked);
@@ -219,6 +263,14 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     schedule->listNextElements = walked;
   }
   SetEncodings(plan, options, schedule);
+  // The passes that move elements move the schedule's words (the claims read none).
+  for (uint32_t i = 0; i < schedule->passCount; ++i) {
+    const GpuKernel kernel = schedule->passes[i].kernel;
+    if (kernel == GpuKernel::Copy || kernel == GpuKernel::ScatterCopyWide || kernel == GpuKernel::ScatterWinners ||
+        kernel == GpuKernel::ScatterWinnersWide) {
+      schedule->passes[i].constants.elementBytes = elementBytes;
+    }
+  }
   return {};
 }
 

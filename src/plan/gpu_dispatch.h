@@ -56,14 +56,18 @@ struct GpuPass {
 struct GpuSchedule {
   uint32_t passCount = 0;
   GpuPass passes[kMaxGpuPasses];
-  uint64_t listHeadElements = 0;  // scatters: one list head (or claim) per Output element of its extent
+  // Scatters: a list head per Output element of its extent, or an overwrite's claim per
+  // Output element or word (elementBytes).
+  uint64_t listHeadElements = 0;
   uint64_t listNextElements = 0;  // scatters that walk lists: one link per Updates element; else 0
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
   // What the passes read of Input, Updates and Output: elements of this many bytes, the plan's
-  // own or, for a gather whose blocks hold whole 16-, 8- or 4-byte words, those words (a load
-  // and a store a thread each), walked as `walk` says: the plan's walk in those words.
+  // own or, for a gather or an overwrite scatter whose blocks hold whole 16-, 8- or 4-byte
+  // words, those words (a load and a store a thread each), walked as `walk` says (the plan's
+  // walk in those words) and copied as `copy` says (a scatter's plan.copy in those words).
   uint32_t elementBytes = 0;
   KernelConstants walk = {};
+  CopyConstants copy = {};
   uint64_t viewWindow = 0;  // elements of each view window (Indices and lists: 32-bit words)
 };
 
@@ -78,7 +82,9 @@ struct GpuOptions {
 
 // The bytes a gather moves a thread: the widest word of 16, 8 or 4 bytes, wider than its
 // element, that its block, every stride that moves a block (walked and indexed) and both
-// views' starts hold whole; else its element size. Scatters: their element size.
+// views' starts hold whole; else its element size. Overwrite scatters likewise, where the
+// copy's block and strides and the starts of Input, Updates and Output hold the word too;
+// scatters with a reduction: their element size.
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
 
 // The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their

@@ -64,7 +64,8 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 0u);
 
-  // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per element.
+  // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per
+  // 16-byte word (8 a row), and a claim word per Output word.
   const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
   const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
   const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
@@ -77,10 +78,59 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.plan(), inPlace, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
                                                 GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
-                                                GpuKernel::ScatterWinners}));
+                                                GpuKernel::ScatterWinnersWide}));
   EXPECT_EQ(s.passes[2].threads, 10u);
   EXPECT_EQ(s.passes[3].threads, 10u);
-  EXPECT_EQ(s.passes[4].threads, 320u);
+  EXPECT_EQ(s.passes[4].threads, 80u);
+  EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
+  EXPECT_EQ(s.passes[2].constants.elementBytes, 4u);  // the claims read no element
+  EXPECT_EQ(s.elementBytes, 16u);
+  EXPECT_EQ(s.listHeadElements, 64u * 32u / 4u);
+  EXPECT_EQ(s.walk.blockElements, 8u);
+}
+
+// An overwrite scatter's copy in the schedule's words: a contiguous copy is one block (rank 0)
+// of words, a thread each; a strided one walks its rows in words; a reduction copies elements.
+TEST(GpuSchedule, ScatterCopiesInWords) {
+  const auto rows = [](const uint32_t* inputStrides, uint64_t inputBytes, gs::Reduction reduction,
+                       gs::CompiledOperator* op) {
+    static const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
+    static gs::TensorDesc input, output, indices, updates;
+    input = {gs::DataType::Float32, 2, dataSizes, inputStrides, inputBytes};
+    output = {gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
+    indices = {gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
+    updates = {gs::DataType::Float32, 2, updateSizes, nullptr, 10 * 32 * 4};
+    const gs::ScatterNdOperatorDesc desc{&input, &indices, &updates, &output, 2, 2, reduction};
+    ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, op).ok());
+  };
+  gs::plan::GpuSchedule s;
+  gs::plan::GpuOptions unchecked;
+  unchecked.checked = false;
+  gs::CompiledOperator op;
+  rows(nullptr, 64 * 32 * 4, gs::Reduction::None, &op);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
+                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterWinnersWide}));
+  EXPECT_EQ(s.passes[2].threads, 64u * 32u / 4u);
+  EXPECT_EQ(s.copy.rank, 0u);
+  EXPECT_EQ(s.copy.blockElements, 64u * 32u / 4u);
+  // Input rows 34 elements apart: 8-byte words, each row walked in 16 of them.
+  const uint32_t strides[] = {34, 1};
+  rows(strides, (63 * 34 + 32) * 4, gs::Reduction::None, &op);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(s.elementBytes, 8u);
+  EXPECT_EQ(s.passes[2].kernel, GpuKernel::Copy);
+  EXPECT_EQ(s.passes[2].constants.elementBytes, 8u);
+  EXPECT_EQ(s.passes[2].threads, 64u * 16u);
+  EXPECT_EQ(s.copy.rank, 1u);
+  EXPECT_EQ(s.copy.blockElements, 16u);
+  EXPECT_EQ(s.copy.srcStrides[0], 17u);
+  EXPECT_EQ(s.copy.dstStrides[0], 16u);
+  rows(nullptr, 64 * 32 * 4, gs::Reduction::Add, &op);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(s.elementBytes, 4u);
+  EXPECT_EQ(s.copy.blockElements, 64u * 32u);
+  EXPECT_EQ(s.listHeadElements, 64u * 32u);
 }
 
 TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
