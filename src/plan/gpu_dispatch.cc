@@ -77,6 +77,16 @@ uint32_t ScatterWordBytes(const Plan& plan, const uint64_t* offsets) {
   return plan.elementSize;
 }
 
+// A scatter's copy moves 16-byte words wherever plan.copy and the starts of Input and Output
+// hold them, whatever the other passes move (a ScatterElements walks single elements; a
+// reduction combines them); else the schedule's words.
+uint32_t CopyWordBytes(const Plan& plan, const uint64_t* offsets, uint32_t elementBytes) {
+  const bool whole = CopyHoldsWholeWords(plan.copy, 16 / plan.elementSize) &&
+                     offsets[static_cast<uint32_t>(TensorRole::Input)] % 16 == 0 &&
+                     offsets[static_cast<uint32_t>(TensorRole::Output)] % 16 == 0;
+  return whole ? 16 : elementBytes;
+}
+
 uint64_t WindowFor(uint64_t elements, uint32_t windows) {
   const uint64_t window = (elements + windows - 1) / windows;
   return std::max<uint64_t>(16, (window + 15) / 16 * 16);
@@ -179,7 +189,11 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   schedule->elementBytes = elementBytes;
   const uint64_t factor = elementBytes / plan.elementSize;
   schedule->walk = factor == 1 ? plan.walk : WalkInWords(plan.walk, factor);
-  schedule->copy = factor == 1 ? plan.copy : CopyInWords(plan.copy, factor);
+  if (plan.isScatter) {
+    schedule->copyBytes = CopyWordBytes(plan, options.offsets, elementBytes);
+    const uint64_t copyFactor = schedule->copyBytes / plan.elementSize;
+    schedule->copy = copyFactor == 1 ? plan.copy : CopyInWords(plan.copy, copyFactor);
+  }
   // 8-byte elements are written as two 32-bit words (gpu/hlsl/common.hlsli): half the elements
   // keep a view of Output within D3D12's limit.
   const uint64_t window =
@@ -242,6 +256,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   }
   const uint64_t copied = options.inPlace ? 0 : schedule->copy.unitCount * schedule->copy.blockElements;
   const bool wide = elementBytes == 16;
+  const GpuKernel copyKernel = schedule->copyBytes == 16 ? GpuKernel::ScatterCopyWide : GpuKernel::Copy;
   if (OverwritesWithoutLists(plan)) {
     // The last update of each destination claims it (InterlockedMax of the unit's number on
     // the claim word of its destination's first element or word), then only the claimed units
@@ -250,7 +265,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     const uint64_t units = walked > 0 ? k.unitCount : 0;
     add(GpuKernel::ScatterClearClaims, units);
     add(GpuKernel::ScatterClaim, units);
-    add(wide ? GpuKernel::ScatterCopyWide : GpuKernel::Copy, copied);
+    add(copyKernel, copied);
     add(wide ? GpuKernel::ScatterWinnersWide : GpuKernel::ScatterWinners, walked);
   } else {
     // Reductions fold each destination's updates in row-major order, walking its list.
@@ -258,17 +273,21 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     add(GpuKernel::ClearLists, outputExtent);
     add(GpuKernel::ScatterLink, walked);
     add(GpuKernel::ScatterOrder, walked);
-    add(GpuKernel::Copy, copied);
+    add(copyKernel, copied);
     add(GpuKernel::ScatterCombine, outputExtent);
     schedule->listNextElements = walked;
   }
   SetEncodings(plan, options, schedule);
-  // The passes that move elements move the schedule's words (the claims read none).
+  // The passes that move elements move the schedule's words (the claims read none), the copy
+  // its own.
   for (uint32_t i = 0; i < schedule->passCount; ++i) {
-    const GpuKernel kernel = schedule->passes[i].kernel;
-    if (kernel == GpuKernel::Copy || kernel == GpuKernel::ScatterCopyWide || kernel == GpuKernel::ScatterWinners ||
-        kernel == GpuKernel::ScatterWinnersWide) {
-      schedule->passes[i].constants.elementBytes = elementBytes;
+    GpuPass& pass = schedule->passes[i];
+    if (pass.kernel == GpuKernel::ScatterWinners || pass.kernel == GpuKernel::ScatterWinnersWide) {
+      pass.constants.elementBytes = elementBytes;
+    }
+    if (pass.kernel == copyKernel) {
+      pass.constants.elementBytes = schedule->copyBytes;
+      pass.copyViews = schedule->copyBytes != elementBytes;
     }
   }
   return {};

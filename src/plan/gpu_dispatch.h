@@ -48,6 +48,9 @@ struct GpuPass {
   uint32_t threads = 0;  // threads that do work
   uint32_t groupsX = 0, groupsY = 0;
   uint32_t rowWidth = 0;  // threads per row of groups: thread = y * rowWidth + x
+  // A scatter's copy in wider words than the other passes: it binds a second table of views,
+  // Input and Output in GpuSchedule::copyBytes words.
+  bool copyViews = false;
   // What the pass's kernel reads besides the plan (these counts, the checking, the element and
   // index encodings, the view window): the host copies it as it is.
   PassConstants constants = {};
@@ -63,10 +66,14 @@ struct GpuSchedule {
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
   // What the passes read of Input, Updates and Output: elements of this many bytes, the plan's
   // own or, for a gather or an overwrite scatter whose blocks hold whole 16-, 8- or 4-byte
-  // words, those words (a load and a store a thread each), walked as `walk` says (the plan's
-  // walk in those words) and copied as `copy` says (a scatter's plan.copy in those words).
+  // words, those words (a load and a store a thread each), walked as `walk` says: the plan's
+  // walk in those words.
   uint32_t elementBytes = 0;
   KernelConstants walk = {};
+  // A scatter's Input -> Output copy: in 16-byte words where plan.copy and both views' starts
+  // hold them (the pass has copyViews when elementBytes is narrower), else in elementBytes;
+  // `copy` is plan.copy in those words.
+  uint32_t copyBytes = 0;
   CopyConstants copy = {};
   uint64_t viewWindow = 0;  // elements of each view window (Indices and lists: 32-bit words)
 };

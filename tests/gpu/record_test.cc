@@ -334,16 +334,17 @@ INSTANTIATE_TEST_SUITE_P(Record, RecordWords,
                                          CallersOffsets{256, 56, 8}, CallersOffsets{260, 32, 4},
                                          CallersOffsets{256, 36, 4}));
 
-// An overwrite SCATTER_ND (copy+scatter, checked) of Float32 rows in the word the plan picks
-// from the caller's offsets and the rows' strides (plan::GatherWordBytes): Input and Output
-// {4, 8} with `inputStride`/`outputStride` elements between rows (8: contiguous, the copy one
-// block), 5 updates with row 1 repeated (the last one wins). The output buffer holds sentinels
-// around Output and between its rows; the GPU's 256 bytes must equal the CPU's. With a bad
-// index, the CPU's error and not one byte written.
+// An overwrite SCATTER_ND (copy+scatter, checked) of Float32 rows in the words the plan picks
+// from the caller's offsets and the rows' strides (plan::GatherWordBytes; the copy its own
+// where only Updates rules the wider one out): Input and Output {4, 8} with
+// `inputStride`/`outputStride` elements between rows (8: contiguous, the copy one block),
+// 5 updates with row 1 repeated (the last one wins). The output buffer holds sentinels around
+// Output and between its rows; the GPU's 256 bytes must equal the CPU's. With a bad index,
+// the CPU's error and not one byte written.
 struct ScatterOffsets {
   uint64_t input, updates, output;  // Input and Updates in the inputs buffer, Output in the output one
   uint32_t inputStride, outputStride;
-  uint32_t word;  // what the plan must pick
+  uint32_t word, copyWord;  // what the plan must pick for the winners and for the copy
 };
 
 class RecordScatterWords : public testing::TestWithParam<ScatterOffsets> {};
@@ -364,7 +365,12 @@ TEST_P(RecordScatterWords, CopyAndWinnersFollowTheCallersOffsets) {
   gs::CompiledOperator op;
   ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
   const uint64_t offsets[gs::plan::kTensorRoleCount] = {param.input, 0, param.updates, param.output};
-  ASSERT_EQ(gs::plan::GatherWordBytes(*op.plan(), offsets), param.word);
+  gs::plan::GpuOptions options;
+  std::copy(offsets, offsets + gs::plan::kTensorRoleCount, options.offsets);
+  gs::plan::GpuSchedule schedule;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &schedule), "");
+  ASSERT_EQ(schedule.elementBytes, param.word);
+  ASSERT_EQ(schedule.copyBytes, param.copyWord);
 
   std::vector<uint8_t> input(inputBytes);
   for (uint32_t i = 0; i < inputBytes; ++i) input[i] = static_cast<uint8_t>(i * 29 + 7);
@@ -403,14 +409,14 @@ TEST_P(RecordScatterWords, CopyAndWinnersFollowTheCallersOffsets) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Record, RecordScatterWords,
-                         testing::Values(ScatterOffsets{256, 512, 64, 8, 8, 16},   // one block, 16-byte words
-                                         ScatterOffsets{264, 512, 64, 8, 8, 8},    // Input on 8 bytes
-                                         ScatterOffsets{256, 520, 64, 8, 8, 8},    // Updates on 8
-                                         ScatterOffsets{256, 516, 64, 8, 8, 4},    // Updates on 4
-                                         ScatterOffsets{256, 512, 36, 8, 8, 4},    // Output on 4
-                                         ScatterOffsets{256, 512, 32, 16, 12, 16}, // strided: gaps between rows
-                                         ScatterOffsets{256, 512, 32, 10, 8, 8},   // Input rows 40 bytes apart
-                                         ScatterOffsets{256, 512, 32, 8, 9, 4}));  // Output rows 36 bytes apart
+                         testing::Values(ScatterOffsets{256, 512, 64, 8, 8, 16, 16},   // one block, 16-byte words
+                                         ScatterOffsets{264, 512, 64, 8, 8, 8, 8},     // Input on 8 bytes
+                                         ScatterOffsets{256, 520, 64, 8, 8, 8, 16},    // Updates on 8
+                                         ScatterOffsets{256, 516, 64, 8, 8, 4, 16},    // Updates on 4
+                                         ScatterOffsets{256, 512, 36, 8, 8, 4, 4},     // Output on 4
+                                         ScatterOffsets{256, 512, 32, 16, 12, 16, 16}, // strided: gaps between rows
+                                         ScatterOffsets{256, 512, 32, 10, 8, 8, 8},    // Input rows 40 bytes apart
+                                         ScatterOffsets{256, 512, 32, 8, 9, 4, 4}));   // Output rows 36 bytes apart
 
 // A binding outside its resource is refused before anything is recorded: the caller's list then
 // runs only its own copies, and the output buffer keeps its sentinel. (Recorded, the first

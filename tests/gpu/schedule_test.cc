@@ -36,10 +36,17 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
   // The copy comes after the order step, which may abandon the run (a list too long).
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
                                                 GpuKernel::ClearLists, GpuKernel::ScatterLink,
-                                                GpuKernel::ScatterOrder, GpuKernel::Copy,
+                                                GpuKernel::ScatterOrder, GpuKernel::ScatterCopyWide,
                                                 GpuKernel::ScatterCombine}));
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 1000u);
+  // The fold combines elements; the copy moves 16-byte words through its own views.
+  EXPECT_EQ(s.elementBytes, 4u);
+  EXPECT_EQ(s.copyBytes, 16u);
+  EXPECT_TRUE(s.passes[5].copyViews);
+  EXPECT_EQ(s.passes[5].threads, 250u);
+  EXPECT_EQ(s.passes[5].constants.elementBytes, 16u);
+  EXPECT_FALSE(s.passes[6].copyViews);
 
   gs::plan::GpuOptions inPlaceUnchecked;
   inPlaceUnchecked.checked = false;
@@ -60,9 +67,15 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*none.plan(), checked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
                                                 GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
-                                                GpuKernel::Copy, GpuKernel::ScatterWinners}));
+                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterWinners}));
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 0u);
+  // Single elements claimed and written, the copy in 16-byte words through its own views.
+  EXPECT_EQ(s.passes[5].constants.elementBytes, 4u);
+  EXPECT_FALSE(s.passes[5].copyViews);
+  EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
+  EXPECT_TRUE(s.passes[4].copyViews);
+  EXPECT_EQ(s.passes[4].threads, 250u);
 
   // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per
   // 16-byte word (8 a row), and a claim word per Output word.
@@ -89,8 +102,9 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   EXPECT_EQ(s.walk.blockElements, 8u);
 }
 
-// An overwrite scatter's copy in the schedule's words: a contiguous copy is one block (rank 0)
-// of words, a thread each; a strided one walks its rows in words; a reduction copies elements.
+// A scatter's copy in words: a contiguous copy is one block (rank 0) of words, a thread each; a
+// strided one walks its rows in words; a reduction's copy moves 16-byte words through its own
+// views where the caller's offsets allow, while the fold combines elements.
 TEST(GpuSchedule, ScatterCopiesInWords) {
   const auto rows = [](const uint32_t* inputStrides, uint64_t inputBytes, gs::Reduction reduction,
                        gs::CompiledOperator* op) {
@@ -112,6 +126,7 @@ TEST(GpuSchedule, ScatterCopiesInWords) {
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
                                                 GpuKernel::ScatterCopyWide, GpuKernel::ScatterWinnersWide}));
   EXPECT_EQ(s.passes[2].threads, 64u * 32u / 4u);
+  EXPECT_FALSE(s.passes[2].copyViews);  // the schedule's own words
   EXPECT_EQ(s.copy.rank, 0u);
   EXPECT_EQ(s.copy.blockElements, 64u * 32u / 4u);
   // Input rows 34 elements apart: 8-byte words, each row walked in 16 of them.
@@ -119,7 +134,9 @@ TEST(GpuSchedule, ScatterCopiesInWords) {
   rows(strides, (63 * 34 + 32) * 4, gs::Reduction::None, &op);
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
   EXPECT_EQ(s.elementBytes, 8u);
+  EXPECT_EQ(s.copyBytes, 8u);
   EXPECT_EQ(s.passes[2].kernel, GpuKernel::Copy);
+  EXPECT_FALSE(s.passes[2].copyViews);
   EXPECT_EQ(s.passes[2].constants.elementBytes, 8u);
   EXPECT_EQ(s.passes[2].threads, 64u * 16u);
   EXPECT_EQ(s.copy.rank, 1u);
@@ -129,8 +146,17 @@ TEST(GpuSchedule, ScatterCopiesInWords) {
   rows(nullptr, 64 * 32 * 4, gs::Reduction::Add, &op);
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
   EXPECT_EQ(s.elementBytes, 4u);
-  EXPECT_EQ(s.copy.blockElements, 64u * 32u);
+  EXPECT_EQ(s.copyBytes, 16u);
+  EXPECT_EQ(s.copy.blockElements, 64u * 32u / 4u);
   EXPECT_EQ(s.listHeadElements, 64u * 32u);
+  // A caller's Output on 8 bytes: the copy in the fold's elements.
+  unchecked.offsets[static_cast<uint32_t>(gs::plan::TensorRole::Output)] = 8;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(s.copyBytes, 4u);
+  EXPECT_EQ(s.copy.blockElements, 64u * 32u);
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ClearLists, GpuKernel::ScatterLink, GpuKernel::ScatterOrder,
+                                                GpuKernel::Copy, GpuKernel::ScatterCombine}));
+  EXPECT_FALSE(s.passes[3].copyViews);
 }
 
 TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
