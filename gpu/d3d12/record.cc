@@ -190,10 +190,10 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
   ID3D12DescriptorHeap* heaps[] = {run.heap.get()};
   list->SetDescriptorHeaps(1, heaps);
   list->SetComputeRootSignature(rootSignature);
-  list->SetComputeRootDescriptorTable(kRootTable, GpuStartOf(run.heap.get()));
   const D3D12_RESOURCE_BARRIER uavBarrier = UavBarrier();
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     const plan::GpuPass& pass = run.schedule.passes[i];
+    list->SetComputeRootDescriptorTable(kRootTable, pass.copyViews ? run.copyTable : run.table);
     list->SetPipelineState(run.pipelines[i]);
     list->SetComputeRootConstantBufferView(kRootConstants,
                                            run.constants->GetGPUVirtualAddress() + i * kConstantBlockStride);
