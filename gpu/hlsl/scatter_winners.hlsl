@@ -11,7 +11,7 @@ void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   uint unit = t / K_BLOCK;
   UnitOffsets o = SeekUnit(unit);
   uint destination;
-  if (!IndexedOffset(o, destination) || LoadHead(destination) != unit) return;
+  if (!IndexedOffset(o, destination) || LoadHead(destination) != ClaimOf(unit)) return;
   uint element = t - unit * K_BLOCK;
   StoreOutput(destination + element, LoadUpdate(o.iter + element));
 }

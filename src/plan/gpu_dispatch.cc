@@ -8,6 +8,12 @@ namespace {
 // Kernels count threads, offsets and list links in 32 bits, with all ones as "none".
 constexpr uint64_t kMaxThreads = 0xffffffffull;
 
+// An overwrite's claim words are cleared all at once (clear_lists: 4 coalesced bytes a word)
+// when there are at most this many a unit, else only the targeted ones (scatter_clear_claims:
+// a unit's index read and a scattered 4-byte store, a 32-byte memory sector, each): clearing
+// all costs less up to about 10 words a unit; 4 leaves a margin.
+constexpr uint64_t kClearAllClaimsPerUnit = 4;
+
 // Elements each tensor binds, its view's span in elements of elementBytes (Indices in 32-bit
 // words, two per 64-bit index); 0 when absent. Bytes of the buffer past the span are never bound.
 uint64_t ViewElements(const Plan& plan, TensorRole role, uint32_t elementBytes) {
@@ -258,12 +264,13 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   const bool wide = elementBytes == 16;
   const GpuKernel copyKernel = schedule->copyBytes == 16 ? GpuKernel::ScatterCopyWide : GpuKernel::Copy;
   if (OverwritesWithoutLists(plan)) {
-    // The last update of each destination claims it (InterlockedMax of the unit's number on
-    // the claim word of its destination's first element or word), then only the claimed units
-    // write: no list, no walk.
+    // The last update of each destination claims it (InterlockedMin of its number's complement
+    // on the claim word of its destination's first element or word), then only the claimed
+    // units write: no list, no walk.
     schedule->listHeadElements = lists;
     const uint64_t units = walked > 0 ? k.unitCount : 0;
-    add(GpuKernel::ScatterClearClaims, units);
+    const bool clearAll = units > 0 && lists <= kClearAllClaimsPerUnit * units;
+    add(clearAll ? GpuKernel::ClearLists : GpuKernel::ScatterClearClaims, clearAll ? lists : units);
     add(GpuKernel::ScatterClaim, units);
     add(copyKernel, copied);
     add(wide ? GpuKernel::ScatterWinnersWide : GpuKernel::ScatterWinners, walked);

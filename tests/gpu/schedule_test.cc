@@ -58,15 +58,15 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
 }
 
 // Overwrites (reduction NONE) walk no list: the updates claim their destinations, then only
-// the claimed ones write, after the copy; the claims take one word per Output element and
-// per-update lists none.
+// the claimed ones write, after the copy; the claims take one word per Output element (or
+// word) and per-update lists none. As many claim words as units: all cleared at once.
 TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   const gs::CompiledOperator none = Scatter(gs::Reduction::None, 1000);
   gs::plan::GpuSchedule s;
   gs::plan::GpuOptions checked;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*none.plan(), checked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
-                                                GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
+                                                GpuKernel::ClearLists, GpuKernel::ScatterClaim,
                                                 GpuKernel::ScatterCopyWide, GpuKernel::ScatterWinners}));
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 0u);
@@ -76,9 +76,11 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
   EXPECT_TRUE(s.passes[4].copyViews);
   EXPECT_EQ(s.passes[4].threads, 250u);
+  EXPECT_EQ(s.passes[2].threads, 1000u);
 
   // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per
-  // 16-byte word (8 a row), and a claim word per Output word.
+  // 16-byte word (8 a row), and a claim word per Output word: 512, more than 4 a row, so only
+  // the 10 targeted ones are cleared.
   const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
   const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
   const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
@@ -157,6 +159,30 @@ TEST(GpuSchedule, ScatterCopiesInWords) {
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ClearLists, GpuKernel::ScatterLink, GpuKernel::ScatterOrder,
                                                 GpuKernel::Copy, GpuKernel::ScatterCombine}));
   EXPECT_FALSE(s.passes[3].copyViews);
+}
+
+// The claim words are cleared all at once up to 4 a unit, else only the targeted ones: rows of
+// 4 Float32 (one 16-byte word, one claim word each), 25 of them updated.
+TEST(GpuSchedule, ClaimWordsClearedAllAtOnceUpToFourAUnit) {
+  for (const uint32_t outputRows : {100u, 101u}) {
+    const uint32_t dataSizes[] = {outputRows, 4}, indexSizes[] = {25, 1}, updateSizes[] = {25, 4};
+    const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, outputRows * 16ull};
+    const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 25 * 4};
+    const gs::TensorDesc updates{gs::DataType::Float32, 2, updateSizes, nullptr, 25 * 16};
+    const gs::ScatterNdOperatorDesc desc{&data, &indices, &updates, &data, 2, 2, gs::Reduction::None};
+    gs::CompiledOperator op;
+    ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
+    gs::plan::GpuOptions inPlace;
+    inPlace.inPlace = true;
+    inPlace.checked = false;
+    gs::plan::GpuSchedule s;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlace, &s), "");
+    EXPECT_EQ(s.listHeadElements, outputRows);
+    const bool all = outputRows == 100;
+    EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{all ? GpuKernel::ClearLists : GpuKernel::ScatterClearClaims,
+                                                  GpuKernel::ScatterClaim, GpuKernel::ScatterWinnersWide}));
+    EXPECT_EQ(s.passes[0].threads, all ? 100u : 25u);
+  }
 }
 
 TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
