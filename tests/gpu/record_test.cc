@@ -376,35 +376,47 @@ TEST_P(RecordScatterWords, CopyAndWinnersFollowTheCallersOffsets) {
   for (uint32_t i = 0; i < inputBytes; ++i) input[i] = static_cast<uint8_t>(i * 29 + 7);
   std::vector<uint32_t> updates(40);
   for (uint32_t i = 0; i < 40; ++i) updates[i] = 0x1000 + i;
-  for (const bool bad : {false, true}) {
-    const int32_t indices[] = {1, -1, 1, bad ? 4 : 0, -3};  // rows 1, 3, 1, 0, 1
-    std::vector<uint8_t> want(256, 0xab);
-    const gs::Status cpu = gs::ExecuteOnCpu(
-        op, {{input.data(), inputBytes}, {indices, 20}, {updates.data(), 160}, {&want[param.output], outputBytes}});
-    std::vector<uint8_t> staging(1024 + 256, 0xab);  // inputs [0, 1024), the output buffer after
-    std::memcpy(&staging[0], indices, 20);
-    std::memcpy(&staging[param.input], input.data(), inputBytes);
-    std::memcpy(&staging[param.updates], updates.data(), 160);
-    std::vector<uint8_t> gpu;
-    std::unique_ptr<gs::D3D12Recording> recording;
-    RunInCallersList(engine->device(), staging, &gpu,
-                     [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
-                       gs::D3D12Bindings bindings;
-                       bindings.InputTensor = {inputs, param.input, inputBytes};
-                       bindings.IndicesTensor = {inputs, 0, 20};
-                       bindings.UpdatesTensor = {inputs, param.updates, 160};
-                       bindings.OutputTensor = {outputs, param.output, outputBytes};
-                       const gs::Status recorded =
-                           engine->Record(op, list, bindings, gs::IndexChecking::Checked, &recording);
-                       EXPECT_TRUE(recorded.ok()) << recorded.message();
-                       return recorded.ok();
-                     });
-    ASSERT_NE(recording, nullptr);
-    const gs::Status status = recording->Result();
-    EXPECT_EQ(status.code(), cpu.code()) << status.message();
-    EXPECT_EQ(status.message(), cpu.message());
-    EXPECT_EQ(cpu.ok(), !bad) << cpu.message();
-    EXPECT_EQ(gpu, want) << (bad ? "a failed scatter wrote its output" : "bytes differ from the CPU engine's");
+  // Also through view windows of 16 elements: the 4- and 8-byte cases span several.
+  for (const uint64_t viewLimit : {gs::plan::kGpuViewElementLimit, uint64_t{16}}) {
+    SCOPED_TRACE(viewLimit == 16 ? "view windows of 16 elements" : "one view a tensor");
+    options.viewElementLimit = viewLimit;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &schedule), "");
+    EXPECT_EQ(schedule.windowed, viewLimit == 16 && param.word < 16);
+    ASSERT_TRUE(engine->SetViewElementLimit(viewLimit).ok());
+    for (const bool bad : {false, true}) {
+      const int32_t indices[] = {1, -1, 1, bad ? 4 : 0, -3};  // rows 1, 3, 1, 0, 1
+      std::vector<uint8_t> want(256, 0xab);
+      const gs::Status cpu = gs::ExecuteOnCpu(
+          op, {{input.data(), inputBytes}, {indices, 20}, {updates.data(), 160}, {&want[param.output], outputBytes}});
+      std::vector<uint8_t> staging(1024 + 256, 0xab);  // inputs [0, 1024), the output buffer after
+      std::memcpy(&staging[0], indices, 20);
+      std::memcpy(&staging[param.input], input.data(), inputBytes);
+      std::memcpy(&staging[param.updates], updates.data(), 160);
+      std::vector<uint8_t> gpu;
+      std::unique_ptr<gs::D3D12Recording> recording;
+      RunInCallersList(engine->device(), staging, &gpu,
+                       [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
+                         gs::D3D12Bindings bindings;
+                         bindings.InputTensor = {inputs, param.input, inputBytes};
+                         bindings.IndicesTensor = {inputs, 0, 20};
+                         bindings.UpdatesTensor = {inputs, param.updates, 160};
+                         bindings.OutputTensor = {outputs, param.output, outputBytes};
+                         const gs::Status recorded =
+                             engine->Record(op, list, bindings, gs::IndexChecking::Checked, &recording);
+                         EXPECT_TRUE(recorded.ok()) << recorded.message();
+                         return recorded.ok();
+                       });
+      if (recording == nullptr) {
+        ADD_FAILURE() << "not recorded";
+        continue;
+      }
+      const gs::Status status = recording->Result();
+      EXPECT_EQ(status.code(), cpu.code()) << status.message();
+      EXPECT_EQ(status.message(), cpu.message());
+      EXPECT_EQ(cpu.ok(), !bad) << cpu.message();
+      EXPECT_EQ(gpu, want) << (bad ? "a failed scatter wrote its output" : "bytes differ from the CPU engine's");
+    }
+    ASSERT_TRUE(engine->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok());
   }
 }
 
