@@ -1,7 +1,7 @@
 // A scatter pass after the validation stops when the run must write nothing: a bad index
 // (checked mode, status[0]) or a list too long for a reduction's fold (status[3]). Each word
-// is read only where it can be set, and once per group of threads rather than once a thread
-// (a copy of 1 GB in 4-byte elements read them 268M times).
+// is read only where it can be set, and once per group of threads rather than once a thread:
+// the status does not change during a pass that only reads it.
 #include "common.hlsli"
 
 groupshared uint groupStops;
