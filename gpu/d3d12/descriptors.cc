@@ -14,7 +14,7 @@ DXGI_FORMAT ElementFormat(uint32_t elementBytes) {
     case 2: return DXGI_FORMAT_R16_UINT;
     case 4: return DXGI_FORMAT_R32_UINT;
     case 8: return DXGI_FORMAT_R32G32_UINT;
-    default: return DXGI_FORMAT_R32G32B32A32_UINT;  // a gather's 16-byte words
+    default: return DXGI_FORMAT_R32G32B32A32_UINT;  // 16-byte words (gathers, scatters, copies)
   }
 }
 
@@ -54,12 +54,52 @@ void WriteWindows(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, 
   }
 }
 
+// One table of the root signature's views in register order: Input, Indices, Updates, Output
+// windows, the status, the lists' windows. Input and Output in words of `tensorBytes` (the
+// schedule's, or the copy's for its own table), Updates in the schedule's. Slots a plan does
+// not use get a valid view of a buffer it has, in the declared format.
+void WriteTable(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, const D3D12Recording::State& run,
+                uint32_t tensorBytes, const std::function<D3D12_CPU_DESCRIPTOR_HANDLE()>& next) {
+  const plan::GpuSchedule& schedule = run.schedule;
+  const uint32_t es = schedule.elementBytes;  // the plan's elements, or wider words
+  const uint64_t window = schedule.viewWindow;
+  const GpuTensor& input = tensors[static_cast<int>(plan::TensorRole::Input)];
+  const GpuTensor& indices = tensors[static_cast<int>(plan::TensorRole::Indices)];
+  const GpuTensor& updates = tensors[static_cast<int>(plan::TensorRole::Updates)];
+  const GpuTensor& output = tensors[static_cast<int>(plan::TensorRole::Output)];
+  // In place, Input is the output (a UAV): t0 then shows Updates, which no pass reads there.
+  const GpuTensor& inputSlot = inPlace ? updates : input;
+  const GpuTensor& updatesSlot = updates.resource != nullptr ? updates : input;
+  const GpuTensor status{run.status.get(), 0, kStatusBytes};
+  auto list = [&](const ComPtr<ID3D12Resource>& buffer, uint64_t elements) {
+    return buffer ? GpuTensor{buffer.get(), 0, elements * 4} : status;
+  };
+  const DXGI_FORMAT word = DXGI_FORMAT_R32_UINT;
+  const uint32_t tensorWindows = plan::kGpuTensorWindows, listWindows = plan::kGpuListWindows;
+  WriteWindows(device, inputSlot, ElementFormat(tensorBytes), tensorBytes, false, window, tensorWindows, next);
+  WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
+  WriteWindows(device, updatesSlot, ElementFormat(es), es, false, window, tensorWindows, next);
+  if (tensorBytes == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
+    WriteWindows(device, output, word, 4, true, 2 * window, tensorWindows, next);
+  } else {
+    WriteWindows(device, output, ElementFormat(tensorBytes), tensorBytes, true, window, tensorWindows, next);
+  }
+  WriteView(device, status, word, 4, true, 0, kStatusBytes / 4, next());
+  WriteWindows(device, list(run.heads, schedule.listHeadElements), word, 4, true, window, listWindows, next);
+  WriteWindows(device, list(run.links, schedule.listNextElements), word, 4, true, window, listWindows, next);
+  WriteWindows(device, list(run.order, schedule.listNextElements), word, 4, true, window, listWindows, next);
+  WriteWindows(device, list(run.sources, schedule.listNextElements), word, 4, true, window, listWindows, next);
+}
+
 }  // namespace
 
 std::string WriteDescriptors(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, D3D12Recording::State* run) {
+  const plan::GpuSchedule& schedule = run->schedule;
+  bool copyTable = false;
+  for (uint32_t i = 0; i < schedule.passCount; ++i) copyTable = copyTable || schedule.passes[i].copyViews;
   D3D12_DESCRIPTOR_HEAP_DESC heapDesc = {};
   heapDesc.Type = D3D12_DESCRIPTOR_HEAP_TYPE_CBV_SRV_UAV;
-  heapDesc.NumDescriptors = kDescriptorCount;
+  heapDesc.NumDescriptors = kDescriptorCount * (copyTable ? 2 : 1);
   heapDesc.Flags = D3D12_DESCRIPTOR_HEAP_FLAG_SHADER_VISIBLE;
   if (FAILED(device->CreateDescriptorHeap(&heapDesc, ComPtr<ID3D12DescriptorHeap>::Iid(), run->heap.Receive()))) {
     return "CreateDescriptorHeap failed";
@@ -71,38 +111,13 @@ std::string WriteDescriptors(ID3D12Device* device, const GpuTensor* tensors, boo
     slot.ptr += increment;
     return current;
   };
-  // Input, Indices, Updates, Output windows, the status, the lists' windows. Slots a plan does
-  // not use get a valid view of a buffer it has, in the declared format.
-  const plan::GpuSchedule& schedule = run->schedule;
-  const uint32_t es = schedule.elementBytes;  // the plan's elements, or a gather's wider words
-  const uint64_t window = schedule.viewWindow;
-  const DXGI_FORMAT element = ElementFormat(es);
-  const GpuTensor& input = tensors[static_cast<int>(plan::TensorRole::Input)];
-  const GpuTensor& indices = tensors[static_cast<int>(plan::TensorRole::Indices)];
-  const GpuTensor& updates = tensors[static_cast<int>(plan::TensorRole::Updates)];
-  const GpuTensor& output = tensors[static_cast<int>(plan::TensorRole::Output)];
-  // In place, Input is the output (a UAV): t0 then shows Updates, which no pass reads there.
-  const GpuTensor& inputSlot = inPlace ? updates : input;
-  const GpuTensor& updatesSlot = updates.resource != nullptr ? updates : input;
-  const GpuTensor status{run->status.get(), 0, kStatusBytes};
-  auto list = [&](const ComPtr<ID3D12Resource>& buffer, uint64_t elements) {
-    return buffer ? GpuTensor{buffer.get(), 0, elements * 4} : status;
-  };
-  const DXGI_FORMAT word = DXGI_FORMAT_R32_UINT;
-  const uint32_t tensorWindows = plan::kGpuTensorWindows, listWindows = plan::kGpuListWindows;
-  WriteWindows(device, inputSlot, element, es, false, window, tensorWindows, next);
-  WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
-  WriteWindows(device, updatesSlot, element, es, false, window, tensorWindows, next);
-  if (es == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
-    WriteWindows(device, output, word, 4, true, 2 * window, tensorWindows, next);
-  } else {
-    WriteWindows(device, output, element, es, true, window, tensorWindows, next);
+  WriteTable(device, tensors, inPlace, *run, schedule.elementBytes, next);
+  run->table = GpuStartOf(run->heap.get());
+  run->copyTable = run->table;
+  if (copyTable) {  // the second table, right after the first
+    WriteTable(device, tensors, inPlace, *run, schedule.copyBytes, next);
+    run->copyTable.ptr += uint64_t{kDescriptorCount} * increment;
   }
-  WriteView(device, status, word, 4, true, 0, kStatusBytes / 4, next());
-  WriteWindows(device, list(run->heads, schedule.listHeadElements), word, 4, true, window, listWindows, next);
-  WriteWindows(device, list(run->links, schedule.listNextElements), word, 4, true, window, listWindows, next);
-  WriteWindows(device, list(run->order, schedule.listNextElements), word, 4, true, window, listWindows, next);
-  WriteWindows(device, list(run->sources, schedule.listNextElements), word, 4, true, window, listWindows, next);
   return {};
 }
 

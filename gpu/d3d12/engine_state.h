@@ -55,6 +55,8 @@ struct D3D12Recording::State {
   d3d12::ComPtr<ID3D12Resource> heads, links, order, sources;  // scatters
   d3d12::ComPtr<ID3D12Resource> placeholder;  // viewed in place of an empty tensor (no bytes)
   d3d12::ComPtr<ID3D12DescriptorHeap> heap;
+  // The heap's table of views, and the one of a pass with copyViews (the same when none has).
+  D3D12_GPU_DESCRIPTOR_HANDLE table = {}, copyTable = {};
   plan::GpuSchedule schedule;
   ID3D12PipelineState* pipelines[plan::kMaxGpuPasses] = {};
 };
@@ -118,7 +120,8 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
                   const D3D12Recording::State& run);
 
 // Writes the descriptor heap of a prepared run: every tensor's and list's windows as its
-// schedule says (elements, window), in the registers' order (gpu/hlsl/common.hlsli). Empty
+// schedule says (elements, window), in the registers' order (gpu/hlsl/common.hlsli), and a
+// second such table for a copy pass with copyViews; sets run->table and run->copyTable. Empty
 // string, or what failed.
 std::string WriteDescriptors(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, D3D12Recording::State* run);
 

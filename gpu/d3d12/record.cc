@@ -88,7 +88,7 @@ bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     ConstantBlock block = {};
     block.kernel = run.schedule.walk;
-    block.copy = plan.copy;
+    block.copy = run.schedule.copy;
     block.validation = plan.validation;
     block.pass = run.schedule.passes[i].constants;
     std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);
@@ -190,10 +190,10 @@ void RecordPasses(ID3D12GraphicsCommandList* list, ID3D12RootSignature* rootSign
   ID3D12DescriptorHeap* heaps[] = {run.heap.get()};
   list->SetDescriptorHeaps(1, heaps);
   list->SetComputeRootSignature(rootSignature);
-  list->SetComputeRootDescriptorTable(kRootTable, GpuStartOf(run.heap.get()));
   const D3D12_RESOURCE_BARRIER uavBarrier = UavBarrier();
   for (uint32_t i = 0; i < run.schedule.passCount; ++i) {
     const plan::GpuPass& pass = run.schedule.passes[i];
+    list->SetComputeRootDescriptorTable(kRootTable, pass.copyViews ? run.copyTable : run.table);
     list->SetPipelineState(run.pipelines[i]);
     list->SetComputeRootConstantBufferView(kRootConstants,
                                            run.constants->GetGPUVirtualAddress() + i * kConstantBlockStride);

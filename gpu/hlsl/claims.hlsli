@@ -1,12 +1,18 @@
 // Overwrite scatters (reduction NONE): each destination unit is claimed by its last update
-// unit in row-major order, on the head word of the destination's first Output element.
-#include "common.hlsli"
+// unit in row-major order, on the claim word of the destination's first Output element (or
+// word: the schedule's walk in words, the same number space in every pass).
+#include "scatter_status.hlsli"
+
+// A claim word holds the complement of its unit's row-major number, so that InterlockedMin
+// leaves the last unit's and a cleared word (all ones: what scatter_clear_claims.hlsl and
+// clear_lists.hlsl write) reads as unit 0's.
+uint ClaimOf(uint unit) { return ~unit; }
 
 // The thread's update unit and its destination's first Output element: false for a thread past
 // the units, after a bad index (checked mode), and for an update that is dropped (unchecked).
-bool UnitDestination(uint3 id, out uint unit, out uint destination) {
+bool UnitDestination(uint3 id, uint groupIndex, out uint unit, out uint destination) {
   unit = ThreadIndex(id);
   destination = 0;
-  if (unit >= P_THREADS || BadIndexFound()) return false;
+  if (GroupStops(groupIndex) || unit >= P_THREADS) return false;
   return IndexedOffset(SeekUnit(unit), destination);
 }

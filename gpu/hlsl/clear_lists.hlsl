@@ -1,4 +1,5 @@
-// Scatters: every output element starts with an empty list of updates.
+// Scatters: every output element starts with an empty list of updates; an overwrite's claim
+// words all start as unit 0's claim (claims.hlsli: the same all ones).
 #include "common.hlsli"
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]

@@ -3,13 +3,13 @@
 // every update into the value the copy left there, one at a time, in row-major order (the
 // spec's arithmetic). That read of the output is a typed UAV load: core for R32_UINT, optional
 // for the other formats (gpu/d3d12/features.h refuses it on a device without).
-#include "common.hlsli"
+#include "scatter_status.hlsli"
 #include "reductions.hlsli"
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
-void main(uint3 id : SV_DispatchThreadID) {
+void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   uint x = ThreadIndex(id);
-  if (x >= P_THREADS || BadIndexFound()) return;
+  if (GroupStops(groupIndex) || x >= P_THREADS) return;
   uint head = LoadHead(x);
   if (head == GS_NO_BAD_INDEX) return;
   // The first update in row-major order, then the order step's links.

@@ -4,12 +4,12 @@
 // long as one destination's list, and lavapipe ends an invocation's loops after 65535
 // iterations in all: a list longer than the plan's limit flags the run (status[3]) before the
 // copy and the combine, which then do nothing, and the host answers Unsupported.
-#include "common.hlsli"
+#include "scatter_status.hlsli"
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
-void main(uint3 id : SV_DispatchThreadID) {
+void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   uint t = ThreadIndex(id);
-  if (t >= P_THREADS || BadIndexFound()) return;
+  if (GroupStops(groupIndex) || t >= P_THREADS) return;
   UnitOffsets o = SeekUnit(t / K_BLOCK);
   uint destination;
   if (!IndexedOffset(o, destination)) return;  // not on any list

@@ -8,6 +8,12 @@ namespace {
 // Kernels count threads, offsets and list links in 32 bits, with all ones as "none".
 constexpr uint64_t kMaxThreads = 0xffffffffull;
 
+// An overwrite's claim words are cleared all at once (clear_lists: 4 coalesced bytes a word)
+// when there are at most this many a unit, else only the targeted ones (scatter_clear_claims:
+// a unit's index read and a scattered 4-byte store, a 32-byte memory sector, each): clearing
+// all costs less up to about 10 words a unit; 4 leaves a margin.
+constexpr uint64_t kClearAllClaimsPerUnit = 4;
+
 // Elements each tensor binds, its view's span in elements of elementBytes (Indices in 32-bit
 // words, two per 64-bit index); 0 when absent. Bytes of the buffer past the span are never bound.
 uint64_t ViewElements(const Plan& plan, TensorRole role, uint32_t elementBytes) {
@@ -16,30 +22,75 @@ uint64_t ViewElements(const Plan& plan, TensorRole role, uint32_t elementBytes) 
   return ViewSpanInBytes(view) / (role == TensorRole::Indices ? 4 : elementBytes);
 }
 
-// The plan's walk in words of `factor` elements (GatherWordBytes holds them whole). A stride
-// of a dim of size one never moves: 0.
+// Strides in words of `factor` elements, of the dims of these sizes. A stride of a dim of size
+// one never moves: 0.
+void StridesInWords(const uint64_t* sizes, uint64_t rank, uint64_t factor, uint64_t* strides) {
+  for (uint64_t d = 0; d < rank; ++d) strides[d] = sizes[d] > 1 ? strides[d] / factor : 0;
+}
+
+// Every stride that moves (its dim's size above one) is whole words of `factor` elements.
+bool StridesHoldWords(const uint64_t* sizes, uint64_t rank, const uint64_t* strides, uint64_t factor) {
+  bool whole = true;
+  for (uint64_t d = 0; d < rank; ++d) whole = whole && (sizes[d] <= 1 || strides[d] % factor == 0);
+  return whole;
+}
+
+// The plan's walk in words of `factor` elements (GatherWordBytes holds them whole).
 KernelConstants WalkInWords(const KernelConstants& k, uint64_t factor) {
   KernelConstants w = k;
   w.blockElements = k.blockElements / factor;
-  for (uint64_t d = 0; d < k.rank; ++d) {
-    w.iterStrides[d] = k.sizes[d] > 1 ? k.iterStrides[d] / factor : 0;
-    w.dataStrides[d] = k.sizes[d] > 1 ? k.dataStrides[d] / factor : 0;
-  }
-  for (uint64_t c = 0; c < k.tupleSize; ++c) {
-    w.indexedStrides[c] = k.indexedSizes[c] > 1 ? k.indexedStrides[c] / factor : 0;
-  }
+  StridesInWords(k.sizes, k.rank, factor, w.iterStrides);
+  StridesInWords(k.sizes, k.rank, factor, w.dataStrides);
+  StridesInWords(k.indexedSizes, k.tupleSize, factor, w.indexedStrides);
   return w;
 }
 
 bool HoldsWholeWords(const KernelConstants& k, uint64_t factor) {
-  bool whole = k.blockElements % factor == 0;
-  for (uint64_t d = 0; d < k.rank; ++d) {
-    whole = whole && (k.sizes[d] <= 1 || (k.iterStrides[d] % factor == 0 && k.dataStrides[d] % factor == 0));
+  return k.blockElements % factor == 0 && StridesHoldWords(k.sizes, k.rank, k.iterStrides, factor) &&
+         StridesHoldWords(k.sizes, k.rank, k.dataStrides, factor) &&
+         StridesHoldWords(k.indexedSizes, k.tupleSize, k.indexedStrides, factor);
+}
+
+// plan.copy (a scatter's Input -> Output copy) likewise: its block and every stride that moves it.
+CopyConstants CopyInWords(const CopyConstants& c, uint64_t factor) {
+  CopyConstants w = c;
+  w.blockElements = c.blockElements / factor;
+  StridesInWords(c.sizes, c.rank, factor, w.srcStrides);
+  StridesInWords(c.sizes, c.rank, factor, w.dstStrides);
+  return w;
+}
+
+bool CopyHoldsWholeWords(const CopyConstants& c, uint64_t factor) {
+  return c.blockElements % factor == 0 && StridesHoldWords(c.sizes, c.rank, c.srcStrides, factor) &&
+         StridesHoldWords(c.sizes, c.rank, c.dstStrides, factor);
+}
+
+// Overwrite scatters move words as gathers do where the update walk, the copy and the views of
+// Input, Updates and Output all hold them whole: each destination unit is then whole words, so
+// a claim per Output word (its first) stands for the unit as a claim per element did.
+// Reductions combine elements: their own size.
+uint32_t ScatterWordBytes(const Plan& plan, const uint64_t* offsets) {
+  if (plan.reduction != Reduction::None) return plan.elementSize;
+  for (uint32_t word : {16u, 8u, 4u}) {
+    if (word <= plan.elementSize) break;
+    const uint64_t factor = word / plan.elementSize;
+    bool whole = HoldsWholeWords(plan.walk, factor) && CopyHoldsWholeWords(plan.copy, factor);
+    for (TensorRole role : {TensorRole::Input, TensorRole::Updates, TensorRole::Output}) {
+      whole = whole && offsets[static_cast<uint32_t>(role)] % word == 0;
+    }
+    if (whole) return word;
   }
-  for (uint64_t c = 0; c < k.tupleSize; ++c) {
-    whole = whole && (k.indexedSizes[c] <= 1 || k.indexedStrides[c] % factor == 0);
-  }
-  return whole;
+  return plan.elementSize;
+}
+
+// A scatter's copy moves 16-byte words wherever plan.copy and the starts of Input and Output
+// hold them, whatever the other passes move (a ScatterElements walks single elements; a
+// reduction combines them); else the schedule's words.
+uint32_t CopyWordBytes(const Plan& plan, const uint64_t* offsets, uint32_t elementBytes) {
+  const bool whole = CopyHoldsWholeWords(plan.copy, 16 / plan.elementSize) &&
+                     offsets[static_cast<uint32_t>(TensorRole::Input)] % 16 == 0 &&
+                     offsets[static_cast<uint32_t>(TensorRole::Output)] % 16 == 0;
+  return whole ? 16 : elementBytes;
 }
 
 uint64_t WindowFor(uint64_t elements, uint32_t windows) {
@@ -84,14 +135,18 @@ void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* sche
   }
 }
 
-// Overwrite scatters need one claim word per Output element and no per-update list.
+// Overwrite scatters need one claim word per Output element (or per word of elementBytes) and
+// no per-update list.
 bool OverwritesWithoutLists(const Plan& plan) { return plan.reduction == Reduction::None; }
 
-// Words of the scatter scratch lists' largest: a head per Output element, and for the list
-// walk a link per update element.
-uint64_t ScatterListElements(const Plan& plan) {
+// Words of the scatter scratch lists' largest: a head per Output element (an overwrite's claim
+// per Output word), and for the list walk a link per update element.
+uint64_t ScatterListElements(const Plan& plan, uint32_t elementBytes) {
   const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
-  if (OverwritesWithoutLists(plan)) return extent;
+  if (OverwritesWithoutLists(plan)) {
+    const uint64_t factor = elementBytes / plan.elementSize;
+    return (extent + factor - 1) / factor;
+  }
   return std::max(extent, plan.walk.unitCount * plan.walk.blockElements);
 }
 
@@ -113,7 +168,7 @@ GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
   const uint64_t inputStart = offsets[static_cast<uint32_t>(TensorRole::Input)];
   const uint64_t outputStart = offsets[static_cast<uint32_t>(TensorRole::Output)];
-  if (plan.isScatter) return plan.elementSize;
+  if (plan.isScatter) return ScatterWordBytes(plan, offsets);
   for (uint32_t word : {16u, 8u, 4u}) {
     if (word <= plan.elementSize) break;
     if (inputStart % word == 0 && outputStart % word == 0 && HoldsWholeWords(plan.walk, word / plan.elementSize)) {
@@ -130,7 +185,7 @@ uint64_t SmallestGpuViewLimit(const Plan& plan) {
   for (uint32_t r = 0; r < kTensorRoleCount; ++r) {
     limit = std::max(limit, WindowFor(ViewElements(plan, static_cast<TensorRole>(r), elementBytes), kGpuTensorWindows));
   }
-  if (plan.isScatter) limit = std::max(limit, WindowFor(ScatterListElements(plan), kGpuListWindows));
+  if (plan.isScatter) limit = std::max(limit, WindowFor(ScatterListElements(plan, elementBytes), kGpuListWindows));
   return limit;
 }
 
@@ -138,7 +193,13 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   *schedule = GpuSchedule();
   const uint32_t elementBytes = GatherWordBytes(plan, options.offsets);
   schedule->elementBytes = elementBytes;
-  schedule->walk = elementBytes == plan.elementSize ? plan.walk : WalkInWords(plan.walk, elementBytes / plan.elementSize);
+  const uint64_t factor = elementBytes / plan.elementSize;
+  schedule->walk = factor == 1 ? plan.walk : WalkInWords(plan.walk, factor);
+  if (plan.isScatter) {
+    schedule->copyBytes = CopyWordBytes(plan, options.offsets, elementBytes);
+    const uint64_t copyFactor = schedule->copyBytes / plan.elementSize;
+    schedule->copy = copyFactor == 1 ? plan.copy : CopyInWords(plan.copy, copyFactor);
+  }
   // 8-byte elements are written as two 32-bit words (gpu/hlsl/common.hlsli): half the elements
   // keep a view of Output within D3D12's limit.
   const uint64_t window =
@@ -157,9 +218,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
                       elements, kGpuTensorWindows);
     }
   }
-  const uint64_t lists = plan.isScatter ? ScatterListElements(plan) : 0;
+  const uint64_t lists = plan.isScatter ? ScatterListElements(plan, elementBytes) : 0;
   if (lists > window * kGpuListWindows) {
-    return tooLarge(OverwritesWithoutLists(plan) ? "a scatter's claim words (one per Output element)"
+    return tooLarge(OverwritesWithoutLists(plan) ? "a scatter's claim words (one per Output element or word)"
                                                  : "a scatter scratch list (a word per Output element, per update)",
                     lists, kGpuListWindows);
   }
@@ -199,26 +260,43 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     add(GpuKernel::Validate, plan.validation.elementCount);
     add(GpuKernel::ReportBadIndex, 1);
   }
-  const uint64_t copied = options.inPlace ? 0 : plan.copy.unitCount * plan.copy.blockElements;
-  schedule->listHeadElements = outputExtent;
+  const uint64_t copied = options.inPlace ? 0 : schedule->copy.unitCount * schedule->copy.blockElements;
+  const bool wide = elementBytes == 16;
+  const GpuKernel copyKernel = schedule->copyBytes == 16 ? GpuKernel::ScatterCopyWide : GpuKernel::Copy;
   if (OverwritesWithoutLists(plan)) {
-    // The last update of each destination claims it (InterlockedMax of the unit's number on
-    // its destination's head word), then only the claimed units write: no list, no walk.
+    // The last update of each destination claims it (InterlockedMin of its number's complement
+    // on the claim word of its destination's first element or word), then only the claimed
+    // units write: no list, no walk.
+    schedule->listHeadElements = lists;
     const uint64_t units = walked > 0 ? k.unitCount : 0;
-    add(GpuKernel::ScatterClearClaims, units);
+    const bool clearAll = units > 0 && lists <= kClearAllClaimsPerUnit * units;
+    add(clearAll ? GpuKernel::ClearLists : GpuKernel::ScatterClearClaims, clearAll ? lists : units);
     add(GpuKernel::ScatterClaim, units);
-    add(GpuKernel::Copy, copied);
-    add(GpuKernel::ScatterWinners, walked);
+    add(copyKernel, copied);
+    add(wide ? GpuKernel::ScatterWinnersWide : GpuKernel::ScatterWinners, walked);
   } else {
     // Reductions fold each destination's updates in row-major order, walking its list.
+    schedule->listHeadElements = outputExtent;
     add(GpuKernel::ClearLists, outputExtent);
     add(GpuKernel::ScatterLink, walked);
     add(GpuKernel::ScatterOrder, walked);
-    add(GpuKernel::Copy, copied);
+    add(copyKernel, copied);
     add(GpuKernel::ScatterCombine, outputExtent);
     schedule->listNextElements = walked;
   }
   SetEncodings(plan, options, schedule);
+  // The passes that move elements move the schedule's words (the claims read none), the copy
+  // its own.
+  for (uint32_t i = 0; i < schedule->passCount; ++i) {
+    GpuPass& pass = schedule->passes[i];
+    if (pass.kernel == GpuKernel::ScatterWinners || pass.kernel == GpuKernel::ScatterWinnersWide) {
+      pass.constants.elementBytes = elementBytes;
+    }
+    if (pass.kernel == copyKernel) {
+      pass.constants.elementBytes = schedule->copyBytes;
+      pass.copyViews = schedule->copyBytes != elementBytes;
+    }
+  }
   return {};
 }
 

@@ -48,6 +48,9 @@ struct GpuPass {
   uint32_t threads = 0;  // threads that do work
   uint32_t groupsX = 0, groupsY = 0;
   uint32_t rowWidth = 0;  // threads per row of groups: thread = y * rowWidth + x
+  // A scatter's copy in wider words than the other passes: it binds a second table of views,
+  // Input and Output in GpuSchedule::copyBytes words.
+  bool copyViews = false;
   // What the pass's kernel reads besides the plan (these counts, the checking, the element and
   // index encodings, the view window): the host copies it as it is.
   PassConstants constants = {};
@@ -56,14 +59,22 @@ struct GpuPass {
 struct GpuSchedule {
   uint32_t passCount = 0;
   GpuPass passes[kMaxGpuPasses];
-  uint64_t listHeadElements = 0;  // scatters: one list head (or claim) per Output element of its extent
+  // Scatters: a list head per Output element of its extent, or an overwrite's claim per
+  // Output element or word (elementBytes).
+  uint64_t listHeadElements = 0;
   uint64_t listNextElements = 0;  // scatters that walk lists: one link per Updates element; else 0
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
   // What the passes read of Input, Updates and Output: elements of this many bytes, the plan's
-  // own or, for a gather whose blocks hold whole 16-, 8- or 4-byte words, those words (a load
-  // and a store a thread each), walked as `walk` says: the plan's walk in those words.
+  // own or, for a gather or an overwrite scatter whose blocks hold whole 16-, 8- or 4-byte
+  // words, those words (a load and a store a thread each), walked as `walk` says: the plan's
+  // walk in those words.
   uint32_t elementBytes = 0;
   KernelConstants walk = {};
+  // A scatter's Input -> Output copy: in 16-byte words where plan.copy and both views' starts
+  // hold them (the pass has copyViews when elementBytes is narrower), else in elementBytes;
+  // `copy` is plan.copy in those words.
+  uint32_t copyBytes = 0;
+  CopyConstants copy = {};
   uint64_t viewWindow = 0;  // elements of each view window (Indices and lists: 32-bit words)
 };
 
@@ -78,7 +89,9 @@ struct GpuOptions {
 
 // The bytes a gather moves a thread: the widest word of 16, 8 or 4 bytes, wider than its
 // element, that its block, every stride that moves a block (walked and indexed) and both
-// views' starts hold whole; else its element size. Scatters: their element size.
+// views' starts hold whole; else its element size. Overwrite scatters likewise, where the
+// copy's block and strides and the starts of Input, Updates and Output hold the word too;
+// scatters with a reduction: their element size.
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
 
 // The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their

@@ -334,6 +334,102 @@ INSTANTIATE_TEST_SUITE_P(Record, RecordWords,
                                          CallersOffsets{256, 56, 8}, CallersOffsets{260, 32, 4},
                                          CallersOffsets{256, 36, 4}));
 
+// An overwrite SCATTER_ND (copy+scatter, checked) of Float32 rows in the words the plan picks
+// from the caller's offsets and the rows' strides (plan::GatherWordBytes; the copy its own
+// where only Updates rules the wider one out): Input and Output {4, 8} with
+// `inputStride`/`outputStride` elements between rows (8: contiguous, the copy one block),
+// 5 updates with row 1 repeated (the last one wins). The output buffer holds sentinels around
+// Output and between its rows; the GPU's 256 bytes must equal the CPU's. With a bad index,
+// the CPU's error and not one byte written.
+struct ScatterOffsets {
+  uint64_t input, updates, output;  // Input and Updates in the inputs buffer, Output in the output one
+  uint32_t inputStride, outputStride;
+  uint32_t word, copyWord;  // what the plan must pick for the winners and for the copy
+};
+
+class RecordScatterWords : public testing::TestWithParam<ScatterOffsets> {};
+
+TEST_P(RecordScatterWords, CopyAndWinnersFollowTheCallersOffsets) {
+  const ScatterOffsets& param = GetParam();
+  std::string why;
+  gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
+  ASSERT_NE(engine, nullptr) << why;
+  const uint32_t dataSizes[] = {4, 8}, indexSizes[] = {5, 1}, updateSizes[] = {5, 8};
+  const uint32_t inputStrides[] = {param.inputStride, 1}, outputStrides[] = {param.outputStride, 1};
+  const uint64_t inputBytes = (3ull * param.inputStride + 8) * 4, outputBytes = (3ull * param.outputStride + 8) * 4;
+  const gs::TensorDesc in{gs::DataType::Float32, 2, dataSizes, inputStrides, inputBytes};
+  const gs::TensorDesc idx{gs::DataType::Int32, 2, indexSizes, nullptr, 20};
+  const gs::TensorDesc upd{gs::DataType::Float32, 2, updateSizes, nullptr, 160};
+  const gs::TensorDesc out{gs::DataType::Float32, 2, dataSizes, outputStrides, outputBytes};
+  const gs::ScatterNdOperatorDesc desc{&in, &idx, &upd, &out, 2, 2, gs::Reduction::None};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
+  const uint64_t offsets[gs::plan::kTensorRoleCount] = {param.input, 0, param.updates, param.output};
+  gs::plan::GpuOptions options;
+  std::copy(offsets, offsets + gs::plan::kTensorRoleCount, options.offsets);
+  gs::plan::GpuSchedule schedule;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &schedule), "");
+  ASSERT_EQ(schedule.elementBytes, param.word);
+  ASSERT_EQ(schedule.copyBytes, param.copyWord);
+
+  std::vector<uint8_t> input(inputBytes);
+  for (uint32_t i = 0; i < inputBytes; ++i) input[i] = static_cast<uint8_t>(i * 29 + 7);
+  std::vector<uint32_t> updates(40);
+  for (uint32_t i = 0; i < 40; ++i) updates[i] = 0x1000 + i;
+  // Also through view windows of 16 elements: the 4- and 8-byte cases span several.
+  for (const uint64_t viewLimit : {gs::plan::kGpuViewElementLimit, uint64_t{16}}) {
+    SCOPED_TRACE(viewLimit == 16 ? "view windows of 16 elements" : "one view a tensor");
+    options.viewElementLimit = viewLimit;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &schedule), "");
+    EXPECT_EQ(schedule.windowed, viewLimit == 16 && param.word < 16);
+    ASSERT_TRUE(engine->SetViewElementLimit(viewLimit).ok());
+    for (const bool bad : {false, true}) {
+      const int32_t indices[] = {1, -1, 1, bad ? 4 : 0, -3};  // rows 1, 3, 1, 0, 1
+      std::vector<uint8_t> want(256, 0xab);
+      const gs::Status cpu = gs::ExecuteOnCpu(
+          op, {{input.data(), inputBytes}, {indices, 20}, {updates.data(), 160}, {&want[param.output], outputBytes}});
+      std::vector<uint8_t> staging(1024 + 256, 0xab);  // inputs [0, 1024), the output buffer after
+      std::memcpy(&staging[0], indices, 20);
+      std::memcpy(&staging[param.input], input.data(), inputBytes);
+      std::memcpy(&staging[param.updates], updates.data(), 160);
+      std::vector<uint8_t> gpu;
+      std::unique_ptr<gs::D3D12Recording> recording;
+      RunInCallersList(engine->device(), staging, &gpu,
+                       [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
+                         gs::D3D12Bindings bindings;
+                         bindings.InputTensor = {inputs, param.input, inputBytes};
+                         bindings.IndicesTensor = {inputs, 0, 20};
+                         bindings.UpdatesTensor = {inputs, param.updates, 160};
+                         bindings.OutputTensor = {outputs, param.output, outputBytes};
+                         const gs::Status recorded =
+                             engine->Record(op, list, bindings, gs::IndexChecking::Checked, &recording);
+                         EXPECT_TRUE(recorded.ok()) << recorded.message();
+                         return recorded.ok();
+                       });
+      if (recording == nullptr) {
+        ADD_FAILURE() << "not recorded";
+        continue;
+      }
+      const gs::Status status = recording->Result();
+      EXPECT_EQ(status.code(), cpu.code()) << status.message();
+      EXPECT_EQ(status.message(), cpu.message());
+      EXPECT_EQ(cpu.ok(), !bad) << cpu.message();
+      EXPECT_EQ(gpu, want) << (bad ? "a failed scatter wrote its output" : "bytes differ from the CPU engine's");
+    }
+    ASSERT_TRUE(engine->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok());
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Record, RecordScatterWords,
+                         testing::Values(ScatterOffsets{256, 512, 64, 8, 8, 16, 16},   // one block, 16-byte words
+                                         ScatterOffsets{264, 512, 64, 8, 8, 8, 8},     // Input on 8 bytes
+                                         ScatterOffsets{256, 520, 64, 8, 8, 8, 16},    // Updates on 8
+                                         ScatterOffsets{256, 516, 64, 8, 8, 4, 16},    // Updates on 4
+                                         ScatterOffsets{256, 512, 36, 8, 8, 4, 4},     // Output on 4
+                                         ScatterOffsets{256, 512, 32, 16, 12, 16, 16}, // strided: gaps between rows
+                                         ScatterOffsets{256, 512, 32, 10, 8, 8, 8},    // Input rows 40 bytes apart
+                                         ScatterOffsets{256, 512, 32, 8, 9, 4, 4}));   // Output rows 36 bytes apart
+
 // A binding outside its resource is refused before anything is recorded: the caller's list then
 // runs only its own copies, and the output buffer keeps its sentinel. (Recorded, the first
 // two would read past the 256-byte input resource; the third would write nowhere.)

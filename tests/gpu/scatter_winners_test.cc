@@ -239,6 +239,31 @@ TEST(ScatterWinners, BadIndexChecked) {
   }
 }
 
+// Rows in every word the plan picks (plan/gpu_dispatch.cc, ScatterWordBytes): the claims per
+// destination word, the copy and the winners in words; with and without view windows, and
+// checked and unchecked with bad indices. Widths that hold no word run on their elements.
+TEST(ScatterWinners, RowsInWords) {
+  struct RowsCase {
+    uint32_t bytes, width, word;
+  };
+  const RowsCase cases[] = {{4, 48, 16}, {4, 6, 8}, {4, 3, 4},  {1, 4, 4},  {1, 8, 8}, {1, 32, 16}, {2, 4, 8},
+                            {2, 2, 4},   {2, 24, 16}, {8, 3, 8}, {8, 2, 16}, {1, 3, 1}, {2, 3, 2}};
+  const uint64_t atTheStart[gs::plan::kTensorRoleCount] = {};
+  for (const RowsCase& c : cases) {
+    const std::string what = std::to_string(c.width) + " elements of " + std::to_string(c.bytes) + " bytes";
+    for (const bool windowed : {false, true}) {
+      Scatter s;
+      MakeRows(c.bytes, 37, c.width, 500, &s);
+      ASSERT_EQ(gs::plan::GatherWordBytes(*s.op.plan(), atTheStart), c.word) << what;
+      CheckBothBindings(s, gs::IndexChecking::Checked, windowed, "rows of " + what);
+      SetIndex(&s, 301, 37);
+      SetIndex(&s, 123, -38);
+      CheckBothBindings(s, gs::IndexChecking::Checked, windowed, "rows of " + what + ", bad index");
+      CheckBothBindings(s, gs::IndexChecking::Unchecked, windowed, "rows of " + what + ", bad index unchecked");
+    }
+  }
+}
+
 // The claim walks nothing: far more updates on one element than a reduction's list walk takes
 // (kGpuMaxUpdatesPerElement) run, and the last one wins.
 TEST(ScatterWinners, NoLimitOnUpdatesPerElement) {

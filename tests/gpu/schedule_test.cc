@@ -36,10 +36,17 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
   // The copy comes after the order step, which may abandon the run (a list too long).
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
                                                 GpuKernel::ClearLists, GpuKernel::ScatterLink,
-                                                GpuKernel::ScatterOrder, GpuKernel::Copy,
+                                                GpuKernel::ScatterOrder, GpuKernel::ScatterCopyWide,
                                                 GpuKernel::ScatterCombine}));
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 1000u);
+  // The fold combines elements; the copy moves 16-byte words through its own views.
+  EXPECT_EQ(s.elementBytes, 4u);
+  EXPECT_EQ(s.copyBytes, 16u);
+  EXPECT_TRUE(s.passes[5].copyViews);
+  EXPECT_EQ(s.passes[5].threads, 250u);
+  EXPECT_EQ(s.passes[5].constants.elementBytes, 16u);
+  EXPECT_FALSE(s.passes[6].copyViews);
 
   gs::plan::GpuOptions inPlaceUnchecked;
   inPlaceUnchecked.checked = false;
@@ -51,20 +58,29 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
 }
 
 // Overwrites (reduction NONE) walk no list: the updates claim their destinations, then only
-// the claimed ones write, after the copy; the claims take one word per Output element and
-// per-update lists none.
+// the claimed ones write, after the copy; the claims take one word per Output element (or
+// word) and per-update lists none. As many claim words as units: all cleared at once.
 TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   const gs::CompiledOperator none = Scatter(gs::Reduction::None, 1000);
   gs::plan::GpuSchedule s;
   gs::plan::GpuOptions checked;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*none.plan(), checked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
-                                                GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
-                                                GpuKernel::Copy, GpuKernel::ScatterWinners}));
+                                                GpuKernel::ClearLists, GpuKernel::ScatterClaim,
+                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterWinners}));
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 0u);
+  // Single elements claimed and written, the copy in 16-byte words through its own views.
+  EXPECT_EQ(s.passes[5].constants.elementBytes, 4u);
+  EXPECT_FALSE(s.passes[5].copyViews);
+  EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
+  EXPECT_TRUE(s.passes[4].copyViews);
+  EXPECT_EQ(s.passes[4].threads, 250u);
+  EXPECT_EQ(s.passes[2].threads, 1000u);
 
-  // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per element.
+  // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per
+  // 16-byte word (8 a row), and a claim word per Output word: 512, more than 4 a row, so only
+  // the 10 targeted ones are cleared.
   const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
   const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
   const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
@@ -77,10 +93,96 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.plan(), inPlace, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
                                                 GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
-                                                GpuKernel::ScatterWinners}));
+                                                GpuKernel::ScatterWinnersWide}));
   EXPECT_EQ(s.passes[2].threads, 10u);
   EXPECT_EQ(s.passes[3].threads, 10u);
-  EXPECT_EQ(s.passes[4].threads, 320u);
+  EXPECT_EQ(s.passes[4].threads, 80u);
+  EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
+  EXPECT_EQ(s.passes[2].constants.elementBytes, 4u);  // the claims read no element
+  EXPECT_EQ(s.elementBytes, 16u);
+  EXPECT_EQ(s.listHeadElements, 64u * 32u / 4u);
+  EXPECT_EQ(s.walk.blockElements, 8u);
+}
+
+// A scatter's copy in words: a contiguous copy is one block (rank 0) of words, a thread each; a
+// strided one walks its rows in words; a reduction's copy moves 16-byte words through its own
+// views where the caller's offsets allow, while the fold combines elements.
+TEST(GpuSchedule, ScatterCopiesInWords) {
+  const auto rows = [](const uint32_t* inputStrides, uint64_t inputBytes, gs::Reduction reduction,
+                       gs::CompiledOperator* op) {
+    static const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
+    static gs::TensorDesc input, output, indices, updates;
+    input = {gs::DataType::Float32, 2, dataSizes, inputStrides, inputBytes};
+    output = {gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
+    indices = {gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
+    updates = {gs::DataType::Float32, 2, updateSizes, nullptr, 10 * 32 * 4};
+    const gs::ScatterNdOperatorDesc desc{&input, &indices, &updates, &output, 2, 2, reduction};
+    ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, op).ok());
+  };
+  gs::plan::GpuSchedule s;
+  gs::plan::GpuOptions unchecked;
+  unchecked.checked = false;
+  gs::CompiledOperator op;
+  rows(nullptr, 64 * 32 * 4, gs::Reduction::None, &op);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
+                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterWinnersWide}));
+  EXPECT_EQ(s.passes[2].threads, 64u * 32u / 4u);
+  EXPECT_FALSE(s.passes[2].copyViews);  // the schedule's own words
+  EXPECT_EQ(s.copy.rank, 0u);
+  EXPECT_EQ(s.copy.blockElements, 64u * 32u / 4u);
+  // Input rows 34 elements apart: 8-byte words, each row walked in 16 of them.
+  const uint32_t strides[] = {34, 1};
+  rows(strides, (63 * 34 + 32) * 4, gs::Reduction::None, &op);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(s.elementBytes, 8u);
+  EXPECT_EQ(s.copyBytes, 8u);
+  EXPECT_EQ(s.passes[2].kernel, GpuKernel::Copy);
+  EXPECT_FALSE(s.passes[2].copyViews);
+  EXPECT_EQ(s.passes[2].constants.elementBytes, 8u);
+  EXPECT_EQ(s.passes[2].threads, 64u * 16u);
+  EXPECT_EQ(s.copy.rank, 1u);
+  EXPECT_EQ(s.copy.blockElements, 16u);
+  EXPECT_EQ(s.copy.srcStrides[0], 17u);
+  EXPECT_EQ(s.copy.dstStrides[0], 16u);
+  rows(nullptr, 64 * 32 * 4, gs::Reduction::Add, &op);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(s.elementBytes, 4u);
+  EXPECT_EQ(s.copyBytes, 16u);
+  EXPECT_EQ(s.copy.blockElements, 64u * 32u / 4u);
+  EXPECT_EQ(s.listHeadElements, 64u * 32u);
+  // A caller's Output on 8 bytes: the copy in the fold's elements.
+  unchecked.offsets[static_cast<uint32_t>(gs::plan::TensorRole::Output)] = 8;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
+  EXPECT_EQ(s.copyBytes, 4u);
+  EXPECT_EQ(s.copy.blockElements, 64u * 32u);
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ClearLists, GpuKernel::ScatterLink, GpuKernel::ScatterOrder,
+                                                GpuKernel::Copy, GpuKernel::ScatterCombine}));
+  EXPECT_FALSE(s.passes[3].copyViews);
+}
+
+// The claim words are cleared all at once up to 4 a unit, else only the targeted ones: rows of
+// 4 Float32 (one 16-byte word, one claim word each), 25 of them updated.
+TEST(GpuSchedule, ClaimWordsClearedAllAtOnceUpToFourAUnit) {
+  for (const uint32_t outputRows : {100u, 101u}) {
+    const uint32_t dataSizes[] = {outputRows, 4}, indexSizes[] = {25, 1}, updateSizes[] = {25, 4};
+    const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, outputRows * 16ull};
+    const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 25 * 4};
+    const gs::TensorDesc updates{gs::DataType::Float32, 2, updateSizes, nullptr, 25 * 16};
+    const gs::ScatterNdOperatorDesc desc{&data, &indices, &updates, &data, 2, 2, gs::Reduction::None};
+    gs::CompiledOperator op;
+    ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
+    gs::plan::GpuOptions inPlace;
+    inPlace.inPlace = true;
+    inPlace.checked = false;
+    gs::plan::GpuSchedule s;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlace, &s), "");
+    EXPECT_EQ(s.listHeadElements, outputRows);
+    const bool all = outputRows == 100;
+    EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{all ? GpuKernel::ClearLists : GpuKernel::ScatterClearClaims,
+                                                  GpuKernel::ScatterClaim, GpuKernel::ScatterWinnersWide}));
+    EXPECT_EQ(s.passes[0].threads, all ? 100u : 25u);
+  }
 }
 
 TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
