@@ -95,8 +95,9 @@ std::string WriteDescriptors(ID3D12Device* device, const GpuTensor* tensors, boo
   WriteWindows(device, updatesSlot, element, es, false, window, tensorWindows, next);
   if (es == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
     WriteWindows(device, output, word, 4, true, 2 * window, tensorWindows, next);
-  } else {
-    WriteWindows(device, output, element, es, true, window, tensorWindows, next);
+  } else {  // its elements, or the whole words a gather packs them in (GatherPacksWords)
+    const uint32_t os = schedule.outputBytes;
+    WriteWindows(device, output, ElementFormat(os), os, true, window, tensorWindows, next);
   }
   WriteView(device, status, word, 4, true, 0, kStatusBytes / 4, next());
   WriteWindows(device, list(run->heads, schedule.listHeadElements), word, 4, true, window, listWindows, next);

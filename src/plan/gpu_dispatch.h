@@ -42,6 +42,11 @@ inline constexpr uint32_t kGpuListWindows = GS_LIST_WINDOWS;
 // an invocation's loops after 65535 iterations in all; the walks take about twice this many).
 // Overwrites (reduction NONE) claim their destinations instead and walk nothing: no limit.
 inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
+// A checked gather's validation (after the gather, only when it met a bad index) runs a thread
+// per this many Indices elements, each walking its strided share: a clean call then dispatches
+// a few threads that read the status and return, not one per index (lavapipe's loop limit,
+// above, stays far away).
+inline constexpr uint32_t kGpuValidationElementsPerThread = 256;
 
 struct GpuPass {
   GpuKernel kernel = GpuKernel::Gather;  // run as its variant for constants.elementBytes
@@ -63,6 +68,9 @@ struct GpuSchedule {
   // own or, for a gather whose blocks hold whole 16-, 8- or 4-byte words, those words (a load
   // and a store a thread each), walked as `walk` says: the plan's walk in those words.
   uint32_t elementBytes = 0;
+  // Output's view word: elementBytes, or 4 where a gather of 1- or 2-byte elements writes whole
+  // 32-bit words (GatherPacksWords).
+  uint32_t outputBytes = 0;
   KernelConstants walk = {};
   uint64_t viewWindow = 0;  // elements of each view window (Indices and lists: 32-bit words)
 };
@@ -80,6 +88,12 @@ struct GpuOptions {
 // element, that its block, every stride that moves a block (walked and indexed) and both
 // views' starts hold whole; else its element size. Scatters: their element size.
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
+
+// Whether a gather of 1- or 2-byte elements writes Output a 32-bit word a thread (GatherPacked,
+// its elements packed): where no wider word holds its blocks, its walk writes Output densely in
+// row-major order from a 4-byte-aligned start, and whole words, so every byte a word covers is
+// one of its elements (none of the caller's bytes shares a word). Else one element a thread.
+bool GatherPacksWords(const Plan& plan, const uint64_t* offsets);
 
 // The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their
 // windows, each tensor at the start of its buffer (as ExecuteOnHost binds them: a gather's
