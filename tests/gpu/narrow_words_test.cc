@@ -132,16 +132,19 @@ bool InOutputView(const NarrowCase& c, uint64_t at) {
   return at >= c.outputAt && at < c.outputAt + c.OutputBytes();
 }
 
-// Every case fits the 256-byte output buffer and 16-element windows x 8 (128 elements a tensor).
+// Every case fits the 256-byte output buffer and 16-element windows x 8 (128 elements a tensor);
+// the Windowed sweeps cross windows in every tensor, Output's words included where it has over 16.
 const NarrowCase kCases[] = {
     // name, type, rows, cols, k, rowsOf, index64, inputAt, outputAt, outputRowStride, packs
     {"i8, 40 outputs", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 8, true},
+    {"i8, 100 outputs: 25 words, more than a window", gs::DataType::Int8, 10, 11, 10, 0, false, 64, 32, 10, true},
     {"u8, 36 outputs, input at an odd offset", gs::DataType::UInt8, 4, 9, 9, 0, true, 65, 36, 9, true},
     {"i8, 45 outputs: a ragged tail", gs::DataType::Int8, 5, 7, 9, 0, false, 64, 32, 9, false},
     {"i8, output at offset 33", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 33, 8, false},
     {"u8, output at offset 34", gs::DataType::UInt8, 5, 7, 8, 0, true, 64, 34, 8, false},
     {"i8, output rows 11 apart", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 11, false},
     {"f16, 30 outputs", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 32, 5, true},
+    {"f16, 40 outputs: 20 words, more than a window", gs::DataType::Float16, 8, 9, 5, 0, false, 64, 64, 5, true},
     {"f16, 35 outputs: a ragged tail", gs::DataType::Float16, 7, 11, 5, 0, false, 64, 32, 5, false},
     {"f16, output at offset 34", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 34, 5, false},
     {"i16, 42 outputs", gs::DataType::Int16, 6, 5, 7, 0, false, 66, 40, 7, true},
