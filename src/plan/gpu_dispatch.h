@@ -64,9 +64,10 @@ struct GpuSchedule {
   uint64_t listHeadElements = 0;  // scatters: one list head (or claim) per Output element of its extent
   uint64_t listNextElements = 0;  // scatters that walk lists: one link per Updates element; else 0
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
-  // What the passes read of Input, Updates and Output: elements of this many bytes, the plan's
-  // own or, for a gather whose blocks hold whole 16-, 8- or 4-byte words, those words (a load
-  // and a store a thread each), walked as `walk` says: the plan's walk in those words.
+  // What the passes read of Input, Updates and Output (but see outputBytes): elements of this
+  // many bytes, the plan's own or, for a gather whose blocks hold whole 16-, 8- or 4-byte words,
+  // those words (a load and a store a thread each), walked as `walk` says: the plan's walk in
+  // those words.
   uint32_t elementBytes = 0;
   // Output's view word: elementBytes, or 4 where a gather of 1- or 2-byte elements writes whole
   // 32-bit words (GatherPacksWords).
