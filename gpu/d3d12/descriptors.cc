@@ -79,10 +79,13 @@ void WriteTable(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, co
   WriteWindows(device, inputSlot, ElementFormat(tensorBytes), tensorBytes, false, window, tensorWindows, next);
   WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
   WriteWindows(device, updatesSlot, ElementFormat(es), es, false, window, tensorWindows, next);
-  if (tensorBytes == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
+  // Output in the same words, or in the whole 32-bit words a gather packs its 1- or 2-byte
+  // elements in (GatherPacksWords).
+  const uint32_t os = tensorBytes == es ? schedule.outputBytes : tensorBytes;
+  if (os == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
     WriteWindows(device, output, word, 4, true, 2 * window, tensorWindows, next);
   } else {
-    WriteWindows(device, output, ElementFormat(tensorBytes), tensorBytes, true, window, tensorWindows, next);
+    WriteWindows(device, output, ElementFormat(os), os, true, window, tensorWindows, next);
   }
   WriteView(device, status, word, 4, true, 0, kStatusBytes / 4, next());
   WriteWindows(device, list(run.heads, schedule.listHeadElements), word, 4, true, window, listWindows, next);

@@ -93,6 +93,16 @@ uint32_t CopyWordBytes(const Plan& plan, const uint64_t* offsets, uint32_t eleme
   return whole ? 16 : elementBytes;
 }
 
+// The walk writes its iterated tensor in row-major order without gaps: thread t's element at t.
+bool WalksDensely(const KernelConstants& k) {
+  uint64_t expected = k.blockElements;
+  for (uint64_t d = k.rank; d-- > 0;) {
+    if (k.sizes[d] > 1 && k.iterStrides[d] != expected) return false;
+    expected *= k.sizes[d];
+  }
+  return true;
+}
+
 uint64_t WindowFor(uint64_t elements, uint32_t windows) {
   const uint64_t window = (elements + windows - 1) / windows;
   return std::max<uint64_t>(16, (window + 15) / 16 * 16);
@@ -178,6 +188,13 @@ uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
   return plan.elementSize;
 }
 
+bool GatherPacksWords(const Plan& plan, const uint64_t* offsets) {
+  if (plan.isScatter || plan.elementSize >= 4 || GatherWordBytes(plan, offsets) != plan.elementSize) return false;
+  const uint64_t walked = plan.walk.unitCount * plan.walk.blockElements;
+  return offsets[static_cast<uint32_t>(TensorRole::Output)] % 4 == 0 && walked % (4 / plan.elementSize) == 0 &&
+         WalksDensely(plan.walk);
+}
+
 uint64_t SmallestGpuViewLimit(const Plan& plan) {
   const uint64_t atTheStart[kTensorRoleCount] = {};
   const uint32_t elementBytes = GatherWordBytes(plan, atTheStart);
@@ -193,6 +210,8 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   *schedule = GpuSchedule();
   const uint32_t elementBytes = GatherWordBytes(plan, options.offsets);
   schedule->elementBytes = elementBytes;
+  const bool packs = GatherPacksWords(plan, options.offsets);
+  schedule->outputBytes = packs ? 4 : elementBytes;
   const uint64_t factor = elementBytes / plan.elementSize;
   schedule->walk = factor == 1 ? plan.walk : WalkInWords(plan.walk, factor);
   if (plan.isScatter) {
@@ -244,10 +263,15 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   if (!plan.isScatter) {
     // Checked gathers validate as they go: the gather marks that it met a bad index, and only
     // then does the validation read the indices again to place the first one (an empty
-    // output reads none, so there it always runs).
-    add(elementBytes == 16 ? GpuKernel::GatherWide : GpuKernel::Gather, walked);
+    // output reads none, so there it always runs), a few threads each walking a strided share.
+    if (packs) {
+      add(GpuKernel::GatherPacked, walked / (4 / elementBytes));
+    } else {
+      add(elementBytes == 16 ? GpuKernel::GatherWide : GpuKernel::Gather, walked);
+    }
     if (validate) {
-      add(GpuKernel::Validate, plan.validation.elementCount);
+      const uint64_t share = kGpuValidationElementsPerThread;
+      add(GpuKernel::Validate, (plan.validation.elementCount + share - 1) / share);
       add(GpuKernel::ReportBadIndex, 1);
     }
     SetEncodings(plan, options, schedule);

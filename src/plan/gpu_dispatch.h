@@ -42,6 +42,11 @@ inline constexpr uint32_t kGpuListWindows = GS_LIST_WINDOWS;
 // an invocation's loops after 65535 iterations in all; the walks take about twice this many).
 // Overwrites (reduction NONE) claim their destinations instead and walk nothing: no limit.
 inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
+// A checked gather's validation (after the gather, only when it met a bad index) runs a thread
+// per this many Indices elements, each walking its strided share: a clean call then dispatches
+// a few threads that read the status and return, not one per index (lavapipe's loop limit,
+// above, stays far away).
+inline constexpr uint32_t kGpuValidationElementsPerThread = 256;
 
 struct GpuPass {
   GpuKernel kernel = GpuKernel::Gather;  // run as its variant for constants.elementBytes
@@ -64,11 +69,14 @@ struct GpuSchedule {
   uint64_t listHeadElements = 0;
   uint64_t listNextElements = 0;  // scatters that walk lists: one link per Updates element; else 0
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows
-  // What the passes read of Input, Updates and Output: elements of this many bytes, the plan's
-  // own or, for a gather or an overwrite scatter whose blocks hold whole 16-, 8- or 4-byte
-  // words, those words (a load and a store a thread each), walked as `walk` says: the plan's
-  // walk in those words.
+  // What the passes read of Input, Updates and Output (but see outputBytes): elements of this
+  // many bytes, the plan's own or, for a gather or an overwrite scatter whose blocks hold whole
+  // 16-, 8- or 4-byte words, those words (a load and a store a thread each), walked as `walk`
+  // says: the plan's walk in those words.
   uint32_t elementBytes = 0;
+  // Output's view word: elementBytes, or 4 where a gather of 1- or 2-byte elements writes whole
+  // 32-bit words (GatherPacksWords).
+  uint32_t outputBytes = 0;
   KernelConstants walk = {};
   // A scatter's Input -> Output copy: in 16-byte words where plan.copy and both views' starts
   // hold them (the pass has copyViews when elementBytes is narrower), else in elementBytes;
@@ -93,6 +101,12 @@ struct GpuOptions {
 // copy's block and strides and the starts of Input, Updates and Output hold the word too;
 // scatters with a reduction: their element size.
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
+
+// Whether a gather of 1- or 2-byte elements writes Output a 32-bit word a thread (GatherPacked,
+// its elements packed): where no wider word holds its blocks, its walk writes Output densely in
+// row-major order from a 4-byte-aligned start, and whole words, so every byte a word covers is
+// one of its elements (none of the caller's bytes shares a word). Else one element a thread.
+bool GatherPacksWords(const Plan& plan, const uint64_t* offsets);
 
 // The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their
 // windows, each tensor at the start of its buffer (as ExecuteOnHost binds them: a gather's

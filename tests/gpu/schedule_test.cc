@@ -222,7 +222,8 @@ TEST(GpuSchedule, BeyondTheWindowsIsUnsupported) {
 }
 
 // Checked gathers: the gather first, then a validation that runs only if the gather met a bad
-// index; an empty output dispatches only the validation of its indices, an empty call nothing.
+// index, a thread per 256 indices; an empty output dispatches only the validation of its
+// indices, an empty call nothing.
 TEST(GpuSchedule, CheckedGathersValidateAfterTheGatherAndEmptyCallsDispatchNothing) {
   const auto gather = [](uint32_t rows, uint32_t indexCount, gs::CompiledOperator* op) {
     static uint32_t inputSizes[2], indexSizes[2];
@@ -242,6 +243,12 @@ TEST(GpuSchedule, CheckedGathersValidateAfterTheGatherAndEmptyCallsDispatchNothi
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Gather, GpuKernel::Validate, GpuKernel::ReportBadIndex}));
   EXPECT_EQ(s.passes[0].constants.checked, uint32_t{GS_CHECKED});
   EXPECT_EQ(s.passes[1].constants.checked, uint32_t{GS_CHECKED_IF_MET});
+  EXPECT_EQ(s.passes[1].threads, 1u);  // 80 indices: one thread walks them all
+  gather(10, 1000, &op);  // 4000 indices: a thread per 256, not one per index
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
+  EXPECT_EQ(s.passes[1].threads, 16u);
+  EXPECT_EQ(s.passes[0].threads, 4000u);
+  gather(10, 20, &op);
   gs::plan::GpuOptions unchecked;
   unchecked.checked = false;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");

@@ -1,0 +1,226 @@
+// Gathers of 1- and 2-byte elements written a whole 32-bit word a thread (GatherPacked, where
+// plan/gpu_dispatch.cc's GatherPacksWords allows): the plan's choice, and the bytes in the
+// caller's own buffers against the CPU engine's, sentinels around (and, for strided outputs,
+// between) the output's elements, at word-aligned and unaligned offsets, with ragged tails, in
+// view windows, unchecked and checked with a bad index early, late or nowhere.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "callers_list.h"
+#include "gpu_test_environment.h"
+#include "gs/gs.h"
+#include "plan/gpu_dispatch.h"
+
+namespace {
+
+constexpr uint64_t kIndicesAt = 1024;  // in the inputs buffer; the input at NarrowCase::inputAt
+constexpr uint64_t kInputsBytes = 2048;
+
+// GATHER_ELEMENTS along axis 1 of a rows x cols input by rows x k indices, or (rowsOf > 0)
+// GATHER_ND of rows x rowsOf by k one-component tuples: rows of rowsOf elements each.
+struct NarrowCase {
+  const char* name;
+  gs::DataType type;
+  uint32_t rows, cols, k;
+  uint32_t rowsOf;
+  bool index64;
+  uint64_t inputAt, outputAt;  // the caller's offsets (inputs buffer, 256-byte output buffer)
+  uint32_t outputRowStride;    // GATHER_ELEMENTS: elements between output rows (k: packed)
+  bool packs;                  // what the plan must pick
+
+  uint32_t ElementBytes() const { return gs::ElementSizeInBytes(type); }
+  uint32_t IndexCount() const { return rowsOf > 0 ? k : rows * k; }
+  uint32_t Bound() const { return rowsOf > 0 ? rows : cols; }  // of each index
+  uint64_t InputBytes() const { return uint64_t{rows} * (rowsOf > 0 ? rowsOf : cols) * ElementBytes(); }
+  uint64_t IndexBytes() const { return uint64_t{IndexCount()} * (index64 ? 8 : 4); }
+  uint64_t OutputBytes() const {
+    if (rowsOf > 0) return uint64_t{k} * rowsOf * ElementBytes();
+    return (uint64_t{rows - 1} * outputRowStride + k) * ElementBytes();
+  }
+
+  gs::CompiledOperator Compile() const {
+    static uint32_t inputSizes[2], indexSizes[2], outputSizes[2], outputStrides[2];
+    static gs::TensorDesc input, indices, output;
+    const gs::DataType indexType = index64 ? gs::DataType::Int64 : gs::DataType::Int32;
+    gs::CompiledOperator op;
+    gs::Status status;
+    if (rowsOf > 0) {
+      inputSizes[0] = rows, inputSizes[1] = rowsOf, indexSizes[0] = k, indexSizes[1] = 1;
+      outputSizes[0] = k, outputSizes[1] = rowsOf;
+      input = {type, 2, inputSizes, nullptr, InputBytes()};
+      indices = {indexType, 2, indexSizes, nullptr, IndexBytes()};
+      output = {type, 2, outputSizes, nullptr, OutputBytes()};
+      const gs::GatherNdOperatorDesc desc{&input, &indices, &output, 2, 2};
+      status = gs::CompileOperator({gs::OperatorType::GatherNd, &desc}, &op);
+    } else {
+      inputSizes[0] = rows, inputSizes[1] = cols, indexSizes[0] = rows, indexSizes[1] = k;
+      outputStrides[0] = outputRowStride, outputStrides[1] = 1;
+      input = {type, 2, inputSizes, nullptr, InputBytes()};
+      indices = {indexType, 2, indexSizes, nullptr, IndexBytes()};
+      output = {type, 2, indexSizes, outputStrides, OutputBytes()};
+      const gs::GatherElementsOperatorDesc desc{&input, &indices, &output, 1};
+      status = gs::CompileOperator({gs::OperatorType::GatherElements, &desc}, &op);
+    }
+    EXPECT_TRUE(status.ok()) << name << ": " << status.message();
+    return op;
+  }
+};
+
+// Indices as bytes: in [-bound, bound), a third negative; `bad` (if < count) out of range.
+std::vector<uint8_t> Indices(const NarrowCase& c, uint32_t bad) {
+  std::vector<uint8_t> bytes(c.IndexBytes());
+  const int64_t bound = c.Bound();
+  for (uint32_t i = 0; i < c.IndexCount(); ++i) {
+    int64_t index = (i * 7 + 3) % bound - (i % 3 == 0 ? bound : 0);
+    if (i == bad) index = bound + i;
+    if (c.index64) {
+      std::memcpy(&bytes[i * 8], &index, 8);
+    } else {
+      const int32_t low = static_cast<int32_t>(index);
+      std::memcpy(&bytes[i * 4], &low, 4);
+    }
+  }
+  return bytes;
+}
+
+struct Outcome {
+  gs::Status status;
+  std::vector<uint8_t> outputBuffer;  // the 256 bytes of the output's buffer after the call
+};
+
+Outcome OnCpu(const NarrowCase& c, const std::vector<uint8_t>& input, const std::vector<uint8_t>& indices,
+              gs::IndexChecking checking) {
+  Outcome cpu{gs::Status::Ok(), std::vector<uint8_t>(256, 0xab)};
+  gs::CpuExecuteOptions options;
+  options.Checking = checking;
+  cpu.status = gs::ExecuteOnCpu(
+      c.Compile(),
+      {{input.data(), input.size()}, {indices.data(), indices.size()}, {}, {&cpu.outputBuffer[c.outputAt], c.OutputBytes()}},
+      options);
+  return cpu;
+}
+
+Outcome OnGpu(gs::D3D12Engine* engine, const NarrowCase& c, const std::vector<uint8_t>& input,
+              const std::vector<uint8_t>& indices, gs::IndexChecking checking, uint64_t viewLimit) {
+  Outcome gpu{gs::Status(gs::StatusCode::Internal, "not recorded"), {}};
+  std::vector<uint8_t> staging(kInputsBytes + 256, 0xab);  // the inputs buffer, then the output's
+  std::memcpy(&staging[c.inputAt], input.data(), input.size());
+  std::memcpy(&staging[kIndicesAt], indices.data(), indices.size());
+  const gs::CompiledOperator op = c.Compile();
+  std::unique_ptr<gs::D3D12Recording> recording;
+  gs_gpu_test::RunInCallersList(
+      engine->device(), staging, &gpu.outputBuffer,
+      [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
+        gs::D3D12Bindings bindings;
+        bindings.InputTensor = {inputs, c.inputAt, input.size()};
+        bindings.IndicesTensor = {inputs, kIndicesAt, indices.size()};
+        bindings.OutputTensor = {outputs, c.outputAt, c.OutputBytes()};
+        EXPECT_TRUE(engine->SetViewElementLimit(viewLimit).ok());
+        gpu.status = engine->Record(op, list, bindings, checking, &recording);
+        EXPECT_TRUE(engine->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok());
+        return gpu.status.ok();
+      });
+  if (recording != nullptr) gpu.status = recording->Result();
+  return gpu;
+}
+
+// The output's view: the bytes a failed gather may have written.
+bool InOutputView(const NarrowCase& c, uint64_t at) {
+  return at >= c.outputAt && at < c.outputAt + c.OutputBytes();
+}
+
+// Every case fits the 256-byte output buffer and 16-element windows x 8 (128 elements a tensor);
+// the Windowed sweeps cross windows in every tensor, Output's words included where it has over 16.
+const NarrowCase kCases[] = {
+    // name, type, rows, cols, k, rowsOf, index64, inputAt, outputAt, outputRowStride, packs
+    {"i8, 40 outputs", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 8, true},
+    {"i8, 100 outputs: 25 words, more than a window", gs::DataType::Int8, 10, 11, 10, 0, false, 64, 32, 10, true},
+    {"u8, 36 outputs, input at an odd offset", gs::DataType::UInt8, 4, 9, 9, 0, true, 65, 36, 9, true},
+    {"i8, 45 outputs: a ragged tail", gs::DataType::Int8, 5, 7, 9, 0, false, 64, 32, 9, false},
+    {"i8, output at offset 33", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 33, 8, false},
+    {"u8, output at offset 34", gs::DataType::UInt8, 5, 7, 8, 0, true, 64, 34, 8, false},
+    {"i8, output rows 11 apart", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 11, false},
+    {"f16, 30 outputs", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 32, 5, true},
+    {"f16, 40 outputs: 20 words, more than a window", gs::DataType::Float16, 8, 9, 5, 0, false, 64, 64, 5, true},
+    {"f16, 35 outputs: a ragged tail", gs::DataType::Float16, 7, 11, 5, 0, false, 64, 32, 5, false},
+    {"f16, output at offset 34", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 34, 5, false},
+    {"i16, 42 outputs", gs::DataType::Int16, 6, 5, 7, 0, false, 66, 40, 7, true},
+    {"i16, output rows 9 apart", gs::DataType::Int16, 6, 5, 7, 0, false, 64, 40, 9, false},
+    {"i8, rows of 3 across words", gs::DataType::Int8, 10, 0, 8, 3, true, 64, 32, 0, true},
+    {"f16, rows of 3 across words", gs::DataType::Float16, 10, 0, 6, 3, false, 64, 32, 0, true},
+    {"i8, rows of 3, 7 rows: a ragged tail", gs::DataType::Int8, 10, 0, 7, 3, false, 64, 32, 0, false},
+};
+
+TEST(NarrowWords, ThePlanPacksOnlyDenseAlignedWholeWords) {
+  for (const NarrowCase& c : kCases) {
+    const gs::CompiledOperator op = c.Compile();
+    uint64_t offsets[gs::plan::kTensorRoleCount] = {c.inputAt, kIndicesAt, 0, c.outputAt};
+    EXPECT_EQ(gs::plan::GatherPacksWords(*op.plan(), offsets), c.packs) << c.name;
+    gs::plan::GpuOptions options;
+    for (uint32_t r = 0; r < gs::plan::kTensorRoleCount; ++r) options.offsets[r] = offsets[r];
+    gs::plan::GpuSchedule s;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "") << c.name;
+    const uint32_t perWord = 4 / c.ElementBytes();
+    const uint64_t elements = uint64_t{c.IndexCount()} * (c.rowsOf > 0 ? c.rowsOf : 1);
+    EXPECT_EQ(s.passes[0].kernel, c.packs ? gs::plan::GpuKernel::GatherPacked : gs::plan::GpuKernel::Gather) << c.name;
+    EXPECT_EQ(s.passes[0].threads, c.packs ? elements / perWord : elements) << c.name;
+    EXPECT_EQ(s.outputBytes, c.packs ? 4u : c.ElementBytes()) << c.name;
+    EXPECT_EQ(s.elementBytes, c.ElementBytes()) << c.name;  // Input stays viewed by its elements
+  }
+}
+
+class NarrowWordsOnGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    engine_ = gs_gpu_test::SharedEngine(&why);
+    ASSERT_NE(engine_, nullptr) << "no D3D12 device: " << why;
+  }
+
+  // Each case with the bad index at `bad(case)` (none when past the indices).
+  template <typename Bad>
+  void Sweep(gs::IndexChecking checking, uint64_t viewLimit, Bad bad) {
+    for (const NarrowCase& c : kCases) {
+      const std::vector<uint8_t> input = [&] {
+        std::vector<uint8_t> bytes(c.InputBytes());
+        for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 37 + 11);
+        return bytes;
+      }();
+      const uint32_t at = bad(c);
+      const std::vector<uint8_t> indices = Indices(c, at);
+      const std::string name = std::string(c.name) + (at < c.IndexCount() ? ", bad index at " + std::to_string(at) : "");
+      const Outcome cpu = OnCpu(c, input, indices, checking);
+      Outcome gpu = OnGpu(engine_, c, input, indices, checking, viewLimit);
+      EXPECT_EQ(gpu.status.code(), cpu.status.code()) << name << ": " << gpu.status.message();
+      EXPECT_EQ(gpu.status.message(), cpu.status.message()) << name;
+      ASSERT_EQ(gpu.outputBuffer.size(), 256u) << name;
+      if (!cpu.status.ok()) {
+        // A failed gather may have written its output's view, and not one byte else.
+        for (uint64_t i = 0; i < 256; ++i) {
+          if (!InOutputView(c, i)) EXPECT_EQ(gpu.outputBuffer[i], 0xab) << name << ": byte " << i;
+        }
+        continue;
+      }
+      EXPECT_EQ(std::memcmp(gpu.outputBuffer.data(), cpu.outputBuffer.data(), 256), 0) << name;
+    }
+  }
+  gs::D3D12Engine* engine_ = nullptr;
+};
+
+uint32_t None(const NarrowCase& c) { return c.IndexCount(); }
+uint32_t Early(const NarrowCase&) { return 1; }
+uint32_t Late(const NarrowCase& c) { return c.IndexCount() - 1; }
+constexpr uint64_t kOneView = gs::plan::kGpuViewElementLimit;
+
+TEST_F(NarrowWordsOnGpu, Unchecked) { Sweep(gs::IndexChecking::Unchecked, kOneView, None); }
+TEST_F(NarrowWordsOnGpu, Checked) { Sweep(gs::IndexChecking::Checked, kOneView, None); }
+TEST_F(NarrowWordsOnGpu, Windowed) { Sweep(gs::IndexChecking::Checked, 16, None); }
+TEST_F(NarrowWordsOnGpu, UncheckedBadIndexGivesZeros) { Sweep(gs::IndexChecking::Unchecked, kOneView, Early); }
+TEST_F(NarrowWordsOnGpu, CheckedBadIndexEarly) { Sweep(gs::IndexChecking::Checked, kOneView, Early); }
+TEST_F(NarrowWordsOnGpu, CheckedBadIndexLate) { Sweep(gs::IndexChecking::Checked, kOneView, Late); }
+TEST_F(NarrowWordsOnGpu, WindowedCheckedBadIndexLate) { Sweep(gs::IndexChecking::Checked, 16, Late); }
+
+}  // namespace
