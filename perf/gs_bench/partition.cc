@@ -49,8 +49,8 @@ Split SplitOf(const gs::plan::Plan& plan, int threads) {
 
 int PrintPartitions(const std::vector<Case>& cases, const std::vector<int>& threads) {
   int status = 0;
-  std::printf("| case [/variant] | implementation | threads | tasks | bytes per task | tasks per thread (min-max) | bytes per thread (min-max, MB) |\n");
-  std::printf("|---|---|---|---|---|---|---|\n");
+  std::printf("| case [/variant] | implementation | threads | tasks | bytes per task | tasks per thread (min-max) | bytes per thread (min-max, MB) | non-temporal stores |\n");
+  std::printf("|---|---|---|---|---|---|---|---|\n");
   for (const Case& c : cases) {
     for (const std::string& v : c.variants) {
       std::unique_ptr<Prepared> p;
@@ -69,16 +69,19 @@ int PrintPartitions(const std::vector<Case>& cases, const std::vector<int>& thre
       const gs::plan::Plan& plan = *p->op.plan();
       const double total = static_cast<double>(c.total_bytes.at(v));
       const std::string name = c.variants.size() > 1 || v != "default" ? c.name + "/" + v : c.name;
+      // The plan's choice for this machine's cache (cpu_choice.cc, Streams).
+      const char* streams = plan.cpu.streamOutput ? (plan.cpu.streamCopy ? "output, copy" : "output")
+                                                  : (plan.cpu.streamCopy ? "copy" : "none");
       for (int n : threads) {
         const Split s = SplitOf(plan, n);
         // A static split: tasks dealt evenly, the first tasks % n threads one more.
         const uint64_t low = s.tasks / n, high = low + (s.tasks % n ? 1 : 0);
         const double per_task = total / static_cast<double>(s.tasks);
-        std::printf("| %s | %s | %d | %llu | %.0f KiB | %llu-%llu | %.1f-%.1f |\n", name.c_str(),
+        std::printf("| %s | %s | %d | %llu | %.0f KiB | %llu-%llu | %.1f-%.1f | %s |\n", name.c_str(),
                     gs::plan::CpuImplementationName(n <= 1 ? plan.cpu.oneThread : plan.cpu.manyThreads), n,
                     static_cast<unsigned long long>(s.tasks), per_task / 1024,
                     static_cast<unsigned long long>(low), static_cast<unsigned long long>(high),
-                    per_task * low / 1e6, per_task * high / 1e6);
+                    per_task * low / 1e6, per_task * high / 1e6, streams);
       }
     }
   }
