@@ -199,7 +199,7 @@ CopyTimes CopyBaseline::Run(int threads) {
     if (way == CopyWay::kCachedSource) {
       // The destination in pieces of the source's size, each copied from the whole source.
       for (size_t at = 0; at < dst_.size(); at += cached_src_.size()) {
-        ParallelCopy(dst_.data() + at, cached_src_.data(), std::min(cached_src_.size(), dst_.size() - at), threads,
+        ParallelCopy(static_cast<char*>(dst_.data()) + at, cached_src_.data(), std::min(cached_src_.size(), dst_.size() - at), threads,
                      ArenaFor(threads), way);
       }
     } else {
