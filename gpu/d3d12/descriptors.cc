@@ -79,8 +79,8 @@ void WriteTable(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, co
   WriteWindows(device, inputSlot, ElementFormat(tensorBytes), tensorBytes, false, window, tensorWindows, next);
   WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
   WriteWindows(device, updatesSlot, ElementFormat(es), es, false, window, tensorWindows, next);
-  // Output in the same words, or in the whole 32-bit words a gather packs its 1- or 2-byte
-  // elements in (GatherPacksWords).
+  // Output in the same words, or in the 16- or 4-byte words a gather packs its narrower
+  // elements in (GatherPackedWordBytes).
   const uint32_t os = tensorBytes == es ? schedule.outputBytes : tensorBytes;
   if (os == 8) {  // two R32_UINT words per element (gpu/hlsl/common.hlsli)
     WriteWindows(device, output, word, 4, true, 2 * window, tensorWindows, next);

@@ -18,6 +18,18 @@
 #define Element uint  // R8_UINT, R16_UINT or R32_UINT views
 #endif
 
+// Output's view word: the element, or (gather_packed.hlsl) a wider word of packed elements.
+#ifndef OUTPUT_BYTES
+#define OUTPUT_BYTES ELEMENT_BYTES
+#endif
+#if OUTPUT_BYTES == 16
+#define OutputWord uint4
+#elif OUTPUT_BYTES == 8
+#define OutputWord uint2
+#else
+#define OutputWord uint
+#endif
+
 // Root signature (gpu/d3d12/pipelines.cc): b0 root CBV, one table of t0..t23 then u0..u24.
 cbuffer Constants : register(b0) {
   KernelConstants kernel;
@@ -59,10 +71,10 @@ GS_SRV_WINDOWS(Element, updatesTensor, t16, t17, t18, t19, t20, t21, t22, t23)
 // are core for R32_UINT only, so 8-byte elements are viewed as two R32_UINT words each (the host
 // halves their windows to fit, gpu/d3d12/record.cc); 1- and 2-byte ones need
 // TypedUAVLoadAdditionalFormats (gpu/d3d12/features.h).
-#if ELEMENT_BYTES == 8
+#if OUTPUT_BYTES == 8
 GS_UAV_WINDOWS(uint, outputTensor, u0, u1, u2, u3, u4, u5, u6, u7)
 #else
-GS_UAV_WINDOWS(Element, outputTensor, u0, u1, u2, u3, u4, u5, u6, u7)
+GS_UAV_WINDOWS(OutputWord, outputTensor, u0, u1, u2, u3, u4, u5, u6, u7)
 #endif
 RWBuffer<uint> status : register(u8);  // first bad position, its value, list too long
 GS_UAV_WINDOWS4(uint, listHeads, u9, u10, u11, u12)    // scatters: per output element
@@ -70,7 +82,7 @@ GS_UAV_WINDOWS4(uint, listNext, u13, u14, u15, u16)    // scatters: per update e
 GS_UAV_WINDOWS4(uint, listOrder, u17, u18, u19, u20)   // scatters: next update in row-major order
 GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's element offset
 
-#define P_VIEW_ELEMENTS step.listLimit_viewElements_reserved1_reserved2.y
+#define P_VIEW_ELEMENTS step.listLimit_viewElements_stepsInnermost_reserved.y
 
 // Every kernel is built twice: GS_WINDOWED 0 when every tensor and list fits its first view
 // (measured on lavapipe: a scatter over 2^27 elements took about 3 times as long with the switch).
@@ -111,7 +123,7 @@ GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's
 #define inputTensor_LOAD(w) value = inputTensor##w[at];
 #define indicesTensor_LOAD(w) value = indicesTensor##w[at];
 #define updatesTensor_LOAD(w) value = updatesTensor##w[at];
-#if ELEMENT_BYTES == 8
+#if OUTPUT_BYTES == 8
 #define outputTensor_LOAD(w) value = uint2(outputTensor##w[2 * at], outputTensor##w[2 * at + 1]);
 #define outputTensor_STORE(w) outputTensor##w[2 * at] = value.x; outputTensor##w[2 * at + 1] = value.y;
 #else
@@ -131,8 +143,8 @@ GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's
 GS_WINDOWED_LOAD(Element, inputTensor, LoadInput, GS_IN_WINDOW)
 GS_WINDOWED_LOAD(uint, indicesTensor, LoadIndexWord, GS_IN_WINDOW)
 GS_WINDOWED_LOAD(Element, updatesTensor, LoadUpdate, GS_IN_WINDOW)
-GS_WINDOWED_LOAD(Element, outputTensor, LoadOutput, GS_IN_WINDOW)
-GS_WINDOWED_STORE(Element, outputTensor, StoreOutput, GS_IN_WINDOW)
+GS_WINDOWED_LOAD(OutputWord, outputTensor, LoadOutput, GS_IN_WINDOW)
+GS_WINDOWED_STORE(OutputWord, outputTensor, StoreOutput, GS_IN_WINDOW)
 GS_WINDOWED_LOAD(uint, listHeads, LoadHead, GS_IN_WINDOW4)
 GS_WINDOWED_STORE(uint, listHeads, StoreHead, GS_IN_WINDOW4)
 GS_WINDOWED_LOAD(uint, listNext, LoadNext, GS_IN_WINDOW4)
@@ -164,7 +176,8 @@ uint ExchangeHead(uint e, uint value) {
 #define P_INDEX64 step.index64_indexSigned_dataKind_elementBytes.x
 #define P_SIGNED step.index64_indexSigned_dataKind_elementBytes.y
 #define P_KIND step.index64_indexSigned_dataKind_elementBytes.z
-#define P_LIST_LIMIT step.listLimit_viewElements_reserved1_reserved2.x
+#define P_LIST_LIMIT step.listLimit_viewElements_stepsInnermost_reserved.x
+#define P_STEPS_INNERMOST step.listLimit_viewElements_stepsInnermost_reserved.z
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 

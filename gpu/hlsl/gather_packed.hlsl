@@ -1,29 +1,60 @@
-// The gather of gather.hlsl for 1- and 2-byte elements, a thread per 32-bit word of Output (4
-// or 2 elements): each element's index resolved and its Input element loaded through the
-// narrow view, packed little-endian, one store through Output's R32_UINT view (the host's, from
-// the schedule's outputBytes). A narrow store writes part of a word, which GPUs do as a slower
-// read-modify-write. The plan runs it only where Output is written densely from an aligned
-// start in whole words (plan/gpu_dispatch.cc, GatherPacksWords): thread w's elements are
-// w * PER_WORD ..., its word is w, and every byte of it is one of the call's elements.
-// Wider elements have nothing to pack: their variants are gather.hlsl.
-#if ELEMENT_BYTES >= 4
+// The gather of gather.hlsl for elements narrower than Output's word, a thread per word
+// (OUTPUT_BYTES: 4 here, 16 in gather_packed_wide.hlsl): its PER_WORD elements' indices
+// resolved and their Input elements loaded through the element's view, packed little-endian,
+// one store through Output's word view (the host's, from the schedule's outputBytes). A
+// narrow store writes part of a word, which GPUs do as a slower read-modify-write; a 16-byte
+// store a thread moves as much as a row gather's. The plan runs it only where Output is written
+// densely from an aligned start in whole words (plan/gpu_dispatch.cc, GatherPackedWordBytes):
+// thread w's elements are w * PER_WORD ..., its word is w, and every byte of it is one of the
+// call's elements. Element sizes with nothing to pack are gather.hlsl.
+#ifndef OUTPUT_BYTES
+#define OUTPUT_BYTES 4
+#endif
+#if ELEMENT_BYTES >= OUTPUT_BYTES
+#undef OUTPUT_BYTES
 #include "gather.hlsl"
 #else
 #include "common.hlsli"
 
-#define PER_WORD (4 / ELEMENT_BYTES)
+#define PER_WORD (OUTPUT_BYTES / ELEMENT_BYTES)
+#define WORD_PARTS (OUTPUT_BYTES / 4)  // its 32-bit parts
+
+// Packs element i of the word.
+void Pack(inout uint parts[WORD_PARTS], uint i, Element value) {
+#if ELEMENT_BYTES == 8
+  parts[2 * i] = value.x;
+  parts[2 * i + 1] = value.y;
+#else
+  parts[i / (4 / ELEMENT_BYTES)] |= value << (8 * ELEMENT_BYTES * (i % (4 / ELEMENT_BYTES)));
+#endif
+}
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID) {
   uint w = ThreadIndex(id);
   if (w >= P_THREADS) return;
-  uint word = 0;
+  uint parts[WORD_PARTS];
+  [unroll] for (uint p = 0; p < WORD_PARTS; ++p) parts[p] = 0;
   bool met = false;
+  uint first = w * PER_WORD;
+  // The first element's unit is sought; where the plan says the word's elements lie in one run
+  // of the innermost walked dim (blocks of one element), the next ones are a stride further,
+  // else each is sought (a division per walked dim).
+  UnitOffsets o = SeekUnit(first / K_BLOCK);
+  uint innermost = K_RANK - 1;
   [unroll] for (uint i = 0; i < PER_WORD; ++i) {
-    uint t = w * PER_WORD + i;
+    uint t = first + i;
+    if (i > 0) {
+      if (P_STEPS_INNERMOST != 0) {
+        o.data += LOW(kernel.dataStrides, innermost);
+        o.index += LOW(kernel.indexStrides, innermost);
+      } else {
+        o = SeekUnit(t / K_BLOCK);
+      }
+    }
     uint source;
-    if (IndexedOffset(SeekUnit(t / K_BLOCK), source)) {
-      word |= LoadInput(source + t % K_BLOCK) << (8 * ELEMENT_BYTES * i);
+    if (IndexedOffset(o, source)) {
+      Pack(parts, i, LoadInput(source + t % K_BLOCK));
     } else {
       met = true;  // zeros, as gather.hlsl
     }
@@ -32,6 +63,10 @@ void main(uint3 id : SV_DispatchThreadID) {
     uint previous;
     InterlockedMin(status[0], GS_BAD_INDEX_MET, previous);
   }
-  StoreOutput(w, word);
+#if OUTPUT_BYTES == 16
+  StoreOutput(w, uint4(parts[0], parts[1], parts[2], parts[3]));
+#else
+  StoreOutput(w, parts[0]);
+#endif
 }
 #endif

@@ -188,11 +188,20 @@ uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
   return plan.elementSize;
 }
 
-bool GatherPacksWords(const Plan& plan, const uint64_t* offsets) {
-  if (plan.isScatter || plan.elementSize >= 4 || GatherWordBytes(plan, offsets) != plan.elementSize) return false;
+uint32_t GatherPackedWordBytes(const Plan& plan, const uint64_t* offsets) {
+  if (plan.isScatter || GatherWordBytes(plan, offsets) != plan.elementSize || !WalksDensely(plan.walk)) return 0;
   const uint64_t walked = plan.walk.unitCount * plan.walk.blockElements;
-  return offsets[static_cast<uint32_t>(TensorRole::Output)] % 4 == 0 && walked % (4 / plan.elementSize) == 0 &&
-         WalksDensely(plan.walk);
+  for (uint32_t word : {16u, 4u}) {
+    if (word <= plan.elementSize) break;
+    if (offsets[static_cast<uint32_t>(TensorRole::Output)] % word == 0 && walked % (word / plan.elementSize) == 0) {
+      return word;
+    }
+  }
+  return 0;
+}
+
+bool PackedWordsStepInnermost(const KernelConstants& walk, uint32_t elementsPerWord) {
+  return walk.blockElements == 1 && walk.rank > 0 && walk.sizes[walk.rank - 1] % elementsPerWord == 0;
 }
 
 uint64_t SmallestGpuViewLimit(const Plan& plan) {
@@ -210,8 +219,8 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   *schedule = GpuSchedule();
   const uint32_t elementBytes = GatherWordBytes(plan, options.offsets);
   schedule->elementBytes = elementBytes;
-  const bool packs = GatherPacksWords(plan, options.offsets);
-  schedule->outputBytes = packs ? 4 : elementBytes;
+  const uint32_t packedWord = GatherPackedWordBytes(plan, options.offsets);
+  schedule->outputBytes = packedWord != 0 ? packedWord : elementBytes;
   const uint64_t factor = elementBytes / plan.elementSize;
   schedule->walk = factor == 1 ? plan.walk : WalkInWords(plan.walk, factor);
   if (plan.isScatter) {
@@ -264,8 +273,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     // Checked gathers validate as they go: the gather marks that it met a bad index, and only
     // then does the validation read the indices again to place the first one (an empty
     // output reads none, so there it always runs), a few threads each walking a strided share.
-    if (packs) {
-      add(GpuKernel::GatherPacked, walked / (4 / elementBytes));
+    const uint32_t perWord = packedWord / elementBytes;
+    if (packedWord != 0) {
+      add(packedWord == 16 ? GpuKernel::GatherPackedWide : GpuKernel::GatherPacked, walked / perWord);
     } else {
       add(elementBytes == 16 ? GpuKernel::GatherWide : GpuKernel::Gather, walked);
     }
@@ -276,6 +286,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     }
     SetEncodings(plan, options, schedule);
     if (walked > 0) schedule->passes[0].constants.elementBytes = elementBytes;
+    if (walked > 0 && packedWord != 0) {
+      schedule->passes[0].constants.stepsInnermost = PackedWordsStepInnermost(k, perWord) ? 1 : 0;
+    }
     if (walked > 0 && validate) schedule->passes[1].constants.checked = GS_CHECKED_IF_MET;
     return {};
   }

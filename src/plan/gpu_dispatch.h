@@ -74,8 +74,8 @@ struct GpuSchedule {
   // 16-, 8- or 4-byte words, those words (a load and a store a thread each), walked as `walk`
   // says: the plan's walk in those words.
   uint32_t elementBytes = 0;
-  // Output's view word: elementBytes, or 4 where a gather of 1- or 2-byte elements writes whole
-  // 32-bit words (GatherPacksWords).
+  // Output's view word: elementBytes, or the 16- or 4-byte word a gather packs its narrower
+  // elements in (GatherPackedWordBytes).
   uint32_t outputBytes = 0;
   KernelConstants walk = {};
   // A scatter's Input -> Output copy: in 16-byte words where plan.copy and both views' starts
@@ -102,11 +102,18 @@ struct GpuOptions {
 // scatters with a reduction: their element size.
 uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
 
-// Whether a gather of 1- or 2-byte elements writes Output a 32-bit word a thread (GatherPacked,
-// its elements packed): where no wider word holds its blocks, its walk writes Output densely in
-// row-major order from a 4-byte-aligned start, and whole words, so every byte a word covers is
-// one of its elements (none of the caller's bytes shares a word). Else one element a thread.
-bool GatherPacksWords(const Plan& plan, const uint64_t* offsets);
+// The word of Output a gather writes a thread with its elements packed (GatherPackedWide: 16
+// bytes, GatherPacked: 4), else 0 (one element, or one of GatherWordBytes' words, a thread):
+// the widest word wider than its element where no wider word holds its blocks (GatherWordBytes
+// is its element size) and its walk writes Output densely in row-major order from a start
+// aligned to the word, in whole words, so every byte a word covers is one of its elements (none
+// of the caller's bytes shares a word).
+uint32_t GatherPackedWordBytes(const Plan& plan, const uint64_t* offsets);
+
+// Whether a packed gather's words each lie in one run of the innermost walked dim (blocks of one
+// element, that dim's size a multiple of the elements a word): the kernel then seeks the first
+// element's unit only and steps the innermost strides for the others.
+bool PackedWordsStepInnermost(const KernelConstants& walk, uint32_t elementsPerWord);
 
 // The smallest view limit (a multiple of 16) with which the plan's tensors and lists fit their
 // windows, each tensor at the start of its buffer (as ExecuteOnHost binds them: a gather's

@@ -1,5 +1,6 @@
-// Gathers of 1- and 2-byte elements written a whole 32-bit word a thread (GatherPacked, where
-// plan/gpu_dispatch.cc's GatherPacksWords allows): the plan's choice, and the bytes in the
+// Gathers of elements narrower than a word written a whole 32-bit (GatherPacked) or 16-byte
+// (GatherPackedWide) word a thread, where plan/gpu_dispatch.cc's GatherPackedWordBytes allows,
+// stepping along the innermost dim or seeking each element: the plan's choice, and the bytes in the
 // caller's own buffers against the CPU engine's, sentinels around (and, for strided outputs,
 // between) the output's elements, at word-aligned and unaligned offsets, with ragged tails, in
 // view windows, unchecked and checked with a bad index early, late or nowhere.
@@ -18,6 +19,7 @@ namespace {
 
 constexpr uint64_t kIndicesAt = 1024;  // in the inputs buffer; the input at NarrowCase::inputAt
 constexpr uint64_t kInputsBytes = 2048;
+constexpr uint64_t kOutputBufferBytes = 512;  // over 16 16-byte words: Output's windows too
 
 // GATHER_ELEMENTS along axis 1 of a rows x cols input by rows x k indices, or (rowsOf > 0)
 // GATHER_ND of rows x rowsOf by k one-component tuples: rows of rowsOf elements each.
@@ -27,9 +29,10 @@ struct NarrowCase {
   uint32_t rows, cols, k;
   uint32_t rowsOf;
   bool index64;
-  uint64_t inputAt, outputAt;  // the caller's offsets (inputs buffer, 256-byte output buffer)
+  uint64_t inputAt, outputAt;  // the caller's offsets (inputs buffer, output buffer)
   uint32_t outputRowStride;    // GATHER_ELEMENTS: elements between output rows (k: packed)
-  bool packs;                  // what the plan must pick
+  uint32_t word;               // what the plan must pick: Output's packed word (16, 4) or none (0)
+  bool steps;                  // and whether a word's elements step along the innermost dim
 
   uint32_t ElementBytes() const { return gs::ElementSizeInBytes(type); }
   uint32_t IndexCount() const { return rowsOf > 0 ? k : rows * k; }
@@ -88,12 +91,12 @@ std::vector<uint8_t> Indices(const NarrowCase& c, uint32_t bad) {
 
 struct Outcome {
   gs::Status status;
-  std::vector<uint8_t> outputBuffer;  // the 256 bytes of the output's buffer after the call
+  std::vector<uint8_t> outputBuffer;  // the output's buffer after the call
 };
 
 Outcome OnCpu(const NarrowCase& c, const std::vector<uint8_t>& input, const std::vector<uint8_t>& indices,
               gs::IndexChecking checking) {
-  Outcome cpu{gs::Status::Ok(), std::vector<uint8_t>(256, 0xab)};
+  Outcome cpu{gs::Status::Ok(), std::vector<uint8_t>(kOutputBufferBytes, 0xab)};
   gs::CpuExecuteOptions options;
   options.Checking = checking;
   cpu.status = gs::ExecuteOnCpu(
@@ -106,7 +109,7 @@ Outcome OnCpu(const NarrowCase& c, const std::vector<uint8_t>& input, const std:
 Outcome OnGpu(gs::D3D12Engine* engine, const NarrowCase& c, const std::vector<uint8_t>& input,
               const std::vector<uint8_t>& indices, gs::IndexChecking checking, uint64_t viewLimit) {
   Outcome gpu{gs::Status(gs::StatusCode::Internal, "not recorded"), {}};
-  std::vector<uint8_t> staging(kInputsBytes + 256, 0xab);  // the inputs buffer, then the output's
+  std::vector<uint8_t> staging(kInputsBytes + kOutputBufferBytes, 0xab);  // the inputs buffer, then the output's
   std::memcpy(&staging[c.inputAt], input.data(), input.size());
   std::memcpy(&staging[kIndicesAt], indices.data(), indices.size());
   const gs::CompiledOperator op = c.Compile();
@@ -122,7 +125,8 @@ Outcome OnGpu(gs::D3D12Engine* engine, const NarrowCase& c, const std::vector<ui
         gpu.status = engine->Record(op, list, bindings, checking, &recording);
         EXPECT_TRUE(engine->SetViewElementLimit(gs::plan::kGpuViewElementLimit).ok());
         return gpu.status.ok();
-      });
+      },
+      kOutputBufferBytes);
   if (recording != nullptr) gpu.status = recording->Result();
   return gpu;
 }
@@ -132,42 +136,63 @@ bool InOutputView(const NarrowCase& c, uint64_t at) {
   return at >= c.outputAt && at < c.outputAt + c.OutputBytes();
 }
 
-// Every case fits the 256-byte output buffer and 16-element windows x 8 (128 elements a tensor);
+// Every case fits the output buffer and 16-element windows x 8 (128 elements a tensor);
 // the Windowed sweeps cross windows in every tensor, Output's words included where it has over 16.
 const NarrowCase kCases[] = {
-    // name, type, rows, cols, k, rowsOf, index64, inputAt, outputAt, outputRowStride, packs
-    {"i8, 40 outputs", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 8, true},
-    {"i8, 100 outputs: 25 words, more than a window", gs::DataType::Int8, 10, 11, 10, 0, false, 64, 32, 10, true},
-    {"u8, 36 outputs, input at an odd offset", gs::DataType::UInt8, 4, 9, 9, 0, true, 65, 36, 9, true},
-    {"i8, 45 outputs: a ragged tail", gs::DataType::Int8, 5, 7, 9, 0, false, 64, 32, 9, false},
-    {"i8, output at offset 33", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 33, 8, false},
-    {"u8, output at offset 34", gs::DataType::UInt8, 5, 7, 8, 0, true, 64, 34, 8, false},
-    {"i8, output rows 11 apart", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 11, false},
-    {"f16, 30 outputs", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 32, 5, true},
-    {"f16, 40 outputs: 20 words, more than a window", gs::DataType::Float16, 8, 9, 5, 0, false, 64, 64, 5, true},
-    {"f16, 35 outputs: a ragged tail", gs::DataType::Float16, 7, 11, 5, 0, false, 64, 32, 5, false},
-    {"f16, output at offset 34", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 34, 5, false},
-    {"i16, 42 outputs", gs::DataType::Int16, 6, 5, 7, 0, false, 66, 40, 7, true},
-    {"i16, output rows 9 apart", gs::DataType::Int16, 6, 5, 7, 0, false, 64, 40, 9, false},
-    {"i8, rows of 3 across words", gs::DataType::Int8, 10, 0, 8, 3, true, 64, 32, 0, true},
-    {"f16, rows of 3 across words", gs::DataType::Float16, 10, 0, 6, 3, false, 64, 32, 0, true},
-    {"i8, rows of 3, 7 rows: a ragged tail", gs::DataType::Int8, 10, 0, 7, 3, false, 64, 32, 0, false},
+    // name, type, rows, cols, k, rowsOf, index64, inputAt, outputAt, outputRowStride, word, steps
+    {"i8, 40 outputs", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 8, 4, true},
+    {"i8, 100 outputs: 25 words, more than a window", gs::DataType::Int8, 10, 11, 10, 0, false, 64, 32, 10, 4, false},
+    {"u8, 36 outputs, input at an odd offset", gs::DataType::UInt8, 4, 9, 9, 0, true, 65, 36, 9, 4, false},
+    {"i8, 45 outputs: a ragged tail", gs::DataType::Int8, 5, 7, 9, 0, false, 64, 32, 9, 0, false},
+    {"i8, output at offset 33", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 33, 8, 0, false},
+    {"u8, output at offset 34", gs::DataType::UInt8, 5, 7, 8, 0, true, 64, 34, 8, 0, false},
+    {"i8, output rows 11 apart", gs::DataType::Int8, 5, 7, 8, 0, false, 64, 32, 11, 0, false},
+    {"f16, 30 outputs", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 32, 5, 4, false},
+    {"f16, 40 outputs in 16-byte words across rows of 5", gs::DataType::Float16, 8, 9, 5, 0, false, 64, 64, 5, 16, false},
+    {"f16, 35 outputs: a ragged tail", gs::DataType::Float16, 7, 11, 5, 0, false, 64, 32, 5, 0, false},
+    {"f16, output at offset 34", gs::DataType::Float16, 6, 11, 5, 0, true, 64, 34, 5, 0, false},
+    {"i16, 42 outputs", gs::DataType::Int16, 6, 5, 7, 0, false, 66, 40, 7, 4, false},
+    {"i16, output rows 9 apart", gs::DataType::Int16, 6, 5, 7, 0, false, 64, 40, 9, 0, false},
+    {"i8, rows of 3 across words", gs::DataType::Int8, 10, 0, 8, 3, true, 64, 32, 0, 4, false},
+    {"f16, rows of 3 across words", gs::DataType::Float16, 10, 0, 6, 3, false, 64, 32, 0, 4, false},
+    {"i8, rows of 3, 7 rows: a ragged tail", gs::DataType::Int8, 10, 0, 7, 3, false, 64, 32, 0, 0, false},
+    // 16-byte words (GatherPackedWide): a word within a row of k (steps) or across rows (seeks).
+    {"f32, rows of 8: 4 a word, in its row", gs::DataType::Float32, 4, 5, 8, 0, true, 64, 32, 8, 16, true},
+    {"f32, rows of 6: words across rows", gs::DataType::Float32, 6, 7, 6, 0, false, 64, 16, 6, 16, false},
+    {"f32, 25 outputs: a ragged tail", gs::DataType::Float32, 5, 7, 5, 0, false, 64, 32, 5, 0, false},
+    {"f32, output at offset 40", gs::DataType::Float32, 4, 5, 8, 0, false, 64, 40, 8, 0, false},
+    {"f32, output rows 9 apart", gs::DataType::Float32, 4, 5, 8, 0, false, 64, 16, 9, 0, false},
+    {"f16, rows of 16: 8 a word, in its row", gs::DataType::Float16, 4, 9, 16, 0, false, 64, 48, 16, 16, true},
+    {"f16, rows of 4: words across rows", gs::DataType::Float16, 6, 5, 4, 0, true, 64, 32, 4, 16, false},
+    {"f16, 64 outputs at offset 36: 32-bit words", gs::DataType::Float16, 4, 9, 16, 0, false, 64, 36, 16, 4, true},
+    {"i8, rows of 32: 16 a word, in its row", gs::DataType::Int8, 4, 7, 32, 0, false, 64, 64, 32, 16, true},
+    {"i8, rows of 8: words across rows", gs::DataType::Int8, 12, 9, 8, 0, false, 64, 32, 8, 16, false},
+    {"i8, 128 outputs at offset 40: 32-bit words", gs::DataType::Int8, 4, 7, 32, 0, false, 64, 40, 32, 4, true},
+    {"i8, rows of 3 in 16-byte words", gs::DataType::Int8, 10, 0, 16, 3, true, 64, 32, 0, 16, false},
+    {"i64, rows of 4: 2 a word, in its row", gs::DataType::Int64, 4, 5, 4, 0, true, 64, 32, 4, 16, true},
+    {"f32, 96 outputs: 24 words, more than a window", gs::DataType::Float32, 8, 13, 12, 0, false, 64, 48, 12, 16, true},
+    {"f32, 120 outputs: 30 words across rows of 5", gs::DataType::Float32, 24, 5, 5, 0, false, 64, 16, 5, 16, false},
+    {"i64, rows of 3: words across rows", gs::DataType::Int64, 6, 5, 3, 0, false, 64, 32, 3, 16, false},
 };
 
 TEST(NarrowWords, ThePlanPacksOnlyDenseAlignedWholeWords) {
   for (const NarrowCase& c : kCases) {
     const gs::CompiledOperator op = c.Compile();
     uint64_t offsets[gs::plan::kTensorRoleCount] = {c.inputAt, kIndicesAt, 0, c.outputAt};
-    EXPECT_EQ(gs::plan::GatherPacksWords(*op.plan(), offsets), c.packs) << c.name;
+    EXPECT_EQ(gs::plan::GatherPackedWordBytes(*op.plan(), offsets), c.word) << c.name;
     gs::plan::GpuOptions options;
     for (uint32_t r = 0; r < gs::plan::kTensorRoleCount; ++r) options.offsets[r] = offsets[r];
     gs::plan::GpuSchedule s;
     ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "") << c.name;
-    const uint32_t perWord = 4 / c.ElementBytes();
+    const uint32_t perWord = c.word / c.ElementBytes();
     const uint64_t elements = uint64_t{c.IndexCount()} * (c.rowsOf > 0 ? c.rowsOf : 1);
-    EXPECT_EQ(s.passes[0].kernel, c.packs ? gs::plan::GpuKernel::GatherPacked : gs::plan::GpuKernel::Gather) << c.name;
-    EXPECT_EQ(s.passes[0].threads, c.packs ? elements / perWord : elements) << c.name;
-    EXPECT_EQ(s.outputBytes, c.packs ? 4u : c.ElementBytes()) << c.name;
+    const gs::plan::GpuKernel kernel = c.word == 16  ? gs::plan::GpuKernel::GatherPackedWide
+                                       : c.word == 4 ? gs::plan::GpuKernel::GatherPacked
+                                                     : gs::plan::GpuKernel::Gather;
+    EXPECT_EQ(s.passes[0].kernel, kernel) << c.name;
+    EXPECT_EQ(s.passes[0].threads, c.word != 0 ? elements / perWord : elements) << c.name;
+    EXPECT_EQ(s.passes[0].constants.stepsInnermost, c.steps ? 1u : 0u) << c.name;
+    EXPECT_EQ(s.outputBytes, c.word != 0 ? c.word : c.ElementBytes()) << c.name;
     EXPECT_EQ(s.elementBytes, c.ElementBytes()) << c.name;  // Input stays viewed by its elements
   }
 }
@@ -196,15 +221,15 @@ class NarrowWordsOnGpu : public ::testing::Test {
       Outcome gpu = OnGpu(engine_, c, input, indices, checking, viewLimit);
       EXPECT_EQ(gpu.status.code(), cpu.status.code()) << name << ": " << gpu.status.message();
       EXPECT_EQ(gpu.status.message(), cpu.status.message()) << name;
-      ASSERT_EQ(gpu.outputBuffer.size(), 256u) << name;
+      ASSERT_EQ(gpu.outputBuffer.size(), kOutputBufferBytes) << name;
       if (!cpu.status.ok()) {
         // A failed gather may have written its output's view, and not one byte else.
-        for (uint64_t i = 0; i < 256; ++i) {
+        for (uint64_t i = 0; i < kOutputBufferBytes; ++i) {
           if (!InOutputView(c, i)) EXPECT_EQ(gpu.outputBuffer[i], 0xab) << name << ": byte " << i;
         }
         continue;
       }
-      EXPECT_EQ(std::memcmp(gpu.outputBuffer.data(), cpu.outputBuffer.data(), 256), 0) << name;
+      EXPECT_EQ(std::memcmp(gpu.outputBuffer.data(), cpu.outputBuffer.data(), kOutputBufferBytes), 0) << name;
     }
   }
   gs::D3D12Engine* engine_ = nullptr;

@@ -235,27 +235,29 @@ TEST(GpuSchedule, CheckedGathersValidateAfterTheGatherAndEmptyCallsDispatchNothi
     const gs::GatherElementsOperatorDesc desc{&input, &indices, &output, 0};
     ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::GatherElements, &desc}, op).ok());
   };
+  // Dense f32 outputs of whole 16-byte words: the gather writes 4 elements a thread.
+  const GpuKernel gatherKernel = GpuKernel::GatherPackedWide;
   gs::plan::GpuSchedule s;
   gs::plan::GpuOptions checked;
   gs::CompiledOperator op;
   gather(10, 20, &op);
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Gather, GpuKernel::Validate, GpuKernel::ReportBadIndex}));
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel, GpuKernel::Validate, GpuKernel::ReportBadIndex}));
   EXPECT_EQ(s.passes[0].constants.checked, uint32_t{GS_CHECKED});
   EXPECT_EQ(s.passes[1].constants.checked, uint32_t{GS_CHECKED_IF_MET});
   EXPECT_EQ(s.passes[1].threads, 1u);  // 80 indices: one thread walks them all
   gather(10, 1000, &op);  // 4000 indices: a thread per 256, not one per index
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
   EXPECT_EQ(s.passes[1].threads, 16u);
-  EXPECT_EQ(s.passes[0].threads, 4000u);
+  EXPECT_EQ(s.passes[0].threads, 1000u);  // 4000 elements, 4 a thread
   gather(10, 20, &op);
   gs::plan::GpuOptions unchecked;
   unchecked.checked = false;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), unchecked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Gather}));
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel}));
   gather(0, 20, &op);  // an empty input: every index is bad, the output is not empty
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Gather, GpuKernel::Validate, GpuKernel::ReportBadIndex}));
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel, GpuKernel::Validate, GpuKernel::ReportBadIndex}));
   gather(10, 0, &op);  // an empty output and no index: nothing at all
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
   EXPECT_EQ(s.passCount, 0u);

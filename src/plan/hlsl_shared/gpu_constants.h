@@ -57,7 +57,8 @@ struct PassConstants {
           elementBytes)
   GS_QUAD(listLimit,     // scatters: most updates one output element may receive
           viewElements,  // elements of each view window (GS_TENSOR_WINDOWS, GS_LIST_WINDOWS)
-          reserved1, reserved2)
+          stepsInnermost,  // packed gathers: a word's elements lie in one run of the innermost dim
+          reserved)
 };
 
 #ifdef __cplusplus
