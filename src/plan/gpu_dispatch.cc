@@ -188,11 +188,17 @@ uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
   return plan.elementSize;
 }
 
+constexpr uint32_t kMaxElementsPerPackedWord = 4;
+
 uint32_t GatherPackedWordBytes(const Plan& plan, const uint64_t* offsets) {
   if (plan.isScatter || GatherWordBytes(plan, offsets) != plan.elementSize || !WalksDensely(plan.walk)) return 0;
   const uint64_t walked = plan.walk.unitCount * plan.walk.blockElements;
   for (uint32_t word : {16u, 4u}) {
     if (word <= plan.elementSize) break;
+    // A thread reads its elements' indices one after another, so a warp's index loads stride by
+    // the elements of a word: past 4 a word the 32-bit words ran faster on an H100
+    // (perf/results/2026-11-26-h100-gpu-words.md).
+    if (word / plan.elementSize > kMaxElementsPerPackedWord) continue;
     if (offsets[static_cast<uint32_t>(TensorRole::Output)] % word == 0 && walked % (word / plan.elementSize) == 0) {
       return word;
     }

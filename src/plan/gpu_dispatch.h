@@ -104,7 +104,8 @@ uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
 
 // The word of Output a gather writes a thread with its elements packed (GatherPackedWide: 16
 // bytes, GatherPacked: 4), else 0 (one element, or one of GatherWordBytes' words, a thread):
-// the widest word wider than its element where no wider word holds its blocks (GatherWordBytes
+// the widest word wider than its element, of at most 4 elements, where no wider word holds its
+// blocks (GatherWordBytes
 // is its element size) and its walk writes Output densely in row-major order from a start
 // aligned to the word, in whole words, so every byte a word covers is one of its elements (none
 // of the caller's bytes shares a word).
