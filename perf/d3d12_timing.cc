@@ -66,15 +66,15 @@ std::string Execute(D3D12Timing::State& s) {
   return "";
 }
 
-// Closes, runs and waits for the list.
-std::string Submit(D3D12Timing::State& s) {
-  if (FAILED(s.list->Close())) return "d3d12: closing the command list failed";
-  return Execute(s);
-}
-
-// Closes the list that Stamp(s, 0) ... Stamp(s, 1) recorded, for Rerun.
+// Closes the list (for Rerun, or Submit).
 std::string Close(D3D12Timing::State& s) {
   return FAILED(s.list->Close()) ? "d3d12: closing the command list failed" : "";
+}
+
+// Closes, runs and waits for the list.
+std::string Submit(D3D12Timing::State& s) {
+  const std::string error = Close(s);
+  return error.empty() ? Execute(s) : error;
 }
 
 // Seconds between the two timestamps the list recorded (after Submit).

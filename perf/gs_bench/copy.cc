@@ -182,6 +182,7 @@ double CopyTimes::Fastest() const {
 
 CopyBaseline::CopyBaseline(uint64_t total_bytes, uint64_t source_bytes)
     : total_bytes_(total_bytes),
+      source_bytes_(source_bytes),
       src_(static_cast<size_t>(total_bytes / 2)),
       dst_(static_cast<size_t>(total_bytes / 2)),
       cached_src_(source_bytes > 0 && source_bytes < total_bytes / 2 ? static_cast<size_t>(source_bytes) : 0) {

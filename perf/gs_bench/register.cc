@@ -51,8 +51,7 @@ Prepared* CurrentCase(benchmark::State& state, const Case* c, const std::string&
 // from a source of its Input's size too (copy.h: kCachedSource).
 CopyBaseline* CurrentCopy(uint64_t total_bytes, uint64_t source_bytes) {
   static std::unique_ptr<CopyBaseline> copy;
-  if (!copy || copy->total_bytes() != total_bytes ||
-      copy->source_bytes() != (source_bytes < total_bytes / 2 ? source_bytes : 0)) {
+  if (!copy || copy->total_bytes() != total_bytes || copy->source_bytes() != source_bytes) {
     copy.reset();  // free the previous one first
     copy = std::make_unique<CopyBaseline>(total_bytes, source_bytes);
   }
