@@ -97,6 +97,7 @@ void Stamp(D3D12Timing::State& s, UINT which) {
 constexpr uint32_t kWideWordBytes = 16;
 constexpr uint32_t kThreadsPerGroup = GS_THREADS_PER_GROUP;  // copy_wide.hlsl's [numthreads]
 constexpr uint32_t kMaxGroupsX = 32768;
+static_assert(GS_ITEMS_PER_THREAD >= 4, "copy_wide.hlsl takes up to GS_ITEMS_PER_THREAD words a thread");
 
 std::string CreateWidePipeline(State& s, ID3D12Device* device) {
   D3D12_DESCRIPTOR_RANGE ranges[2] = {};
@@ -174,12 +175,14 @@ std::string PrepareWideBuffers(State& s, uint64_t words) {
   return "";
 }
 
-// Records the copy kernel over every word of the wide buffers.
-void RecordWideCopy(State& s) {
-  const uint64_t groups = (s.wideWords + kThreadsPerGroup - 1) / kThreadsPerGroup;
+// Records the copy kernel over every word of the wide buffers, wordsPerThread (1 to
+// GS_ITEMS_PER_THREAD) a thread.
+void RecordWideCopy(State& s, uint32_t wordsPerThread) {
+  const uint64_t wordsPerGroup = uint64_t{kThreadsPerGroup} * wordsPerThread;
+  const uint64_t groups = (s.wideWords + wordsPerGroup - 1) / wordsPerGroup;
   const uint32_t groupsX = static_cast<uint32_t>(groups < kMaxGroupsX ? groups : kMaxGroupsX);
   const uint32_t groupsY = static_cast<uint32_t>((groups + groupsX - 1) / groupsX);
-  const uint32_t constants[4] = {static_cast<uint32_t>(s.wideWords), groupsX * kThreadsPerGroup, 0, 0};
+  const uint32_t constants[4] = {static_cast<uint32_t>(s.wideWords), groupsX * kThreadsPerGroup, wordsPerThread, 0};
   ID3D12DescriptorHeap* heaps[] = {s.wideHeap.get()};
   s.list->SetDescriptorHeaps(1, heaps);
   s.list->SetComputeRootSignature(s.wideRoot.get());
@@ -189,9 +192,10 @@ void RecordWideCopy(State& s) {
   s.list->Dispatch(groupsX, groupsY, 1);
 }
 
-// The copy kernel copies every byte: a patterned source of 1 MiB and 48 bytes (a partial group)
-// through it, read back and compared, before any figure rests on it.
-std::string CheckWideCopy(State& s) {
+// The copy kernel copies every byte, at each count of words a thread: a patterned source of
+// 1 MiB and 48 bytes (a partial group) through it, read back and compared, before any figure
+// rests on it.
+std::string CheckWideCopy(State& s, uint32_t wordsPerThread) {
   constexpr uint64_t kWords = (1 << 16) + 3;
   std::string error = PrepareWideBuffers(s, kWords);
   if (!error.empty()) return error;
@@ -202,7 +206,8 @@ std::string CheckWideCopy(State& s) {
   void* mapped = nullptr;
   if (!upload || !readback || FAILED(upload->Map(0, nullptr, &mapped))) return "d3d12: the copy check's buffers failed";
   std::vector<uint32_t> pattern(bytes / 4);
-  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint32_t>(i * 2654435761u + 12345u);
+  // A pattern of its own for each count: a destination left from the last check never passes.
+  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint32_t>(i * 2654435761u + 12345u * wordsPerThread);
   std::memcpy(mapped, pattern.data(), bytes);
   upload->Unmap(0, nullptr);
   if (!(error = Begin(s)).empty()) return error;
@@ -212,7 +217,7 @@ std::string CheckWideCopy(State& s) {
   s.list->CopyBufferRegion(s.wideSource.get(), 0, upload.get(), 0, bytes);
   std::swap(barrier.Transition.StateBefore, barrier.Transition.StateAfter);
   s.list->ResourceBarrier(1, &barrier);
-  RecordWideCopy(s);
+  RecordWideCopy(s, wordsPerThread);
   barrier = Transition(s.wideDestination.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
   s.list->ResourceBarrier(1, &barrier);
   s.list->CopyBufferRegion(readback.get(), 0, s.wideDestination.get(), 0, bytes);
@@ -222,7 +227,8 @@ std::string CheckWideCopy(State& s) {
   if (FAILED(readback->Map(0, nullptr, &mapped))) return "d3d12: mapping the copy check's readback failed";
   const bool same = std::memcmp(mapped, pattern.data(), bytes) == 0;
   readback->Unmap(0, nullptr);
-  return same ? "" : "d3d12: the copy kernel (gpu/hlsl/copy_wide.hlsl) did not copy its source's bytes";
+  return same ? "" : "d3d12: the copy kernel (gpu/hlsl/copy_wide.hlsl) did not copy its source's bytes at " +
+                         std::to_string(wordsPerThread) + " words a thread";
 }
 
 }  // namespace
@@ -264,7 +270,9 @@ D3D12Timing* D3D12Timing::Get(std::string* why) {
       return nullptr;
     }
     reason = CreateWidePipeline(*s, device);
-    if (reason.empty()) reason = CheckWideCopy(*s);
+    for (uint32_t words : D3D12Timing::kCopyWordsPerThread) {
+      if (reason.empty()) reason = CheckWideCopy(*s, words);
+    }
     if (!reason.empty()) return nullptr;
     return std::make_unique<D3D12Timing>(std::move(s));
   }();
@@ -337,13 +345,13 @@ std::string D3D12Timing::RecordOperator(const gs::CompiledOperator& op, bool che
   return Close(s);
 }
 
-std::string D3D12Timing::RecordCopyKernel(uint64_t bytes) {
+std::string D3D12Timing::RecordCopyKernel(uint64_t bytes, uint32_t wordsPerThread) {
   State& s = *state_;
   std::string error = PrepareWideBuffers(s, (bytes + kWideWordBytes - 1) / kWideWordBytes);
   if (!error.empty()) return error;
   if (!(error = Begin(s)).empty()) return error;
   Stamp(s, 0);
-  RecordWideCopy(s);
+  RecordWideCopy(s, wordsPerThread);
   Stamp(s, 1);
   return Close(s);
 }

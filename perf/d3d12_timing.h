@@ -29,8 +29,10 @@ class D3D12Timing {
   // The list holds one copy of `bytes` between two device buffers, by CopyBufferRegion.
   std::string RecordCopy(uint64_t bytes);
   // The list holds the copy kernel of 16-byte words (gpu/hlsl/copy_wide.hlsl) on `bytes` rounded
-  // up to a whole word; its bytes were checked against the source once, in Get.
-  std::string RecordCopyKernel(uint64_t bytes);
+  // up to a whole word, wordsPerThread (one of kCopyWordsPerThread) a thread; its bytes were
+  // checked against the source once at each count, in Get.
+  std::string RecordCopyKernel(uint64_t bytes, uint32_t wordsPerThread);
+  static constexpr uint32_t kCopyWordsPerThread[] = {1, 2, 4};
   // Runs the recorded list once and waits: its GPU seconds; "" or the error (an operator's
   // result included).
   std::string Rerun(double* seconds);

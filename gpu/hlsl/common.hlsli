@@ -89,6 +89,13 @@ GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's
 #ifndef GS_WINDOWED
 #define GS_WINDOWED 1
 #endif
+#ifndef THREAD_ITEMS
+#define THREAD_ITEMS GS_ITEMS_PER_THREAD
+#endif
+#if GS_WINDOWED != 0
+#undef THREAD_ITEMS
+#define THREAD_ITEMS 1
+#endif
 #if GS_WINDOWED == 0
 #define GS_IN_WINDOW(e, ACCESS) uint at = (e); ACCESS(0)
 #define GS_IN_WINDOW4(e, ACCESS) uint at = (e); ACCESS(0)
@@ -180,6 +187,13 @@ uint ExchangeHead(uint e, uint value) {
 #define P_STEPS_INNERMOST step.listLimit_viewElements_stepsInnermost_reserved.z
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
+
+// The passes that move data take THREAD_ITEMS items a thread (the host's GpuItemsPerThread),
+// P_THREADS items in all: lane l of a group takes its group's items l, l + GS_THREADS_PER_GROUP,
+// ..., so each step of a wave touches consecutive items. The kernels load every item before they
+// store one.
+uint FirstItem(uint3 id, uint lane) { return (ThreadIndex(id) - lane) * THREAD_ITEMS + lane; }
+#define ITEM(first, v) ((first) + (v) * GS_THREADS_PER_GROUP)
 
 // A pass after the validation does nothing when a bad index was found or met (checked mode) or
 // a scatter's list was too long for the fold (the host then answers Unsupported).

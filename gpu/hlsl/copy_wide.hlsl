@@ -1,17 +1,30 @@
-// A plain copy of whole 16-byte words, one a thread (R32G32B32A32_UINT views: a 16-byte load
-// and store each, where the element kernels move 4 bytes or less a thread): the fastest copy
-// the GPU does through these views, gs-bench's GPU copy baseline (perf/d3d12_timing.cc).
-// ELEMENT_BYTES does not matter: every variant is the same copy.
+// A plain copy of whole 16-byte words (R32G32B32A32_UINT views: a 16-byte load and store each),
+// 1 to GS_ITEMS_PER_THREAD words a thread as the host asks, every load before any store:
+// gs-bench's GPU copy baselines (perf/d3d12_timing.cc), the fastest copies the GPU does through
+// these views. ELEMENT_BYTES does not matter: every variant is the same copy.
 #include "plan/hlsl_shared/gpu_constants.h"
 
 Buffer<uint4> source : register(t0);
 RWBuffer<uint4> destination : register(u0);
 cbuffer Constants : register(b0) {
-  uint4 words_row_reserved;  // x: 16-byte words, y: threads per row of groups (2-D dispatch)
+  // x: 16-byte words, y: threads per row of groups (2-D dispatch), z: words a thread
+  uint4 words_row_items_reserved;
 };
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
-void main(uint3 id : SV_DispatchThreadID) {
-  uint t = id.y * words_row_reserved.y + id.x;
-  if (t < words_row_reserved.x) destination[t] = source[t];
+void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
+  uint words = words_row_items_reserved.x;
+  uint items = words_row_items_reserved.z;
+  // Lane l of a group takes its group's words l, l + GS_THREADS_PER_GROUP, ... (coalesced steps).
+  uint first = (id.y * words_row_items_reserved.y + id.x - lane) * items + lane;
+  uint4 values[GS_ITEMS_PER_THREAD];
+  [unroll] for (uint v = 0; v < GS_ITEMS_PER_THREAD; ++v) {
+    uint t = first + v * GS_THREADS_PER_GROUP;
+    values[v] = uint4(0, 0, 0, 0);
+    if (v < items && t < words) values[v] = source[t];
+  }
+  [unroll] for (uint s = 0; s < GS_ITEMS_PER_THREAD; ++s) {
+    uint t = first + s * GS_THREADS_PER_GROUP;
+    if (s < items && t < words) destination[t] = values[s];
+  }
 }

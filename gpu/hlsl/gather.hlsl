@@ -1,23 +1,38 @@
-// Gathers: one thread per output element (unit and element of its block). Out-of-bounds
-// units give zeros; in checked mode they also mark that a bad index was met, for the
-// validation that follows to place the first one (a failed gather may have written its view).
-// No thread reads the status first: a clean call, the one that matters, pays no load for it.
+// Gathers: THREAD_ITEMS output elements a thread (units and elements of their blocks;
+// FirstItem), every item loaded before any is stored. Out-of-bounds units give zeros; in
+// checked mode they also mark that a bad index was met, for the validation that follows to
+// place the first one (a failed gather may have written its view). No thread reads the status
+// first: a clean call, the one that matters, pays no load for it.
 #include "common.hlsli"
 
-[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
-void main(uint3 id : SV_DispatchThreadID) {
-  uint t = ThreadIndex(id);
-  if (t >= P_THREADS) return;
+// Item t's Input element (zeros for a bad index, which sets met) and where it goes in Output.
+Element GatherItem(uint t, out uint destination, inout bool met) {
   uint unit = t / K_BLOCK;
-  uint element = t % K_BLOCK;
+  uint element = t - unit * K_BLOCK;
   UnitOffsets o = SeekUnit(unit);
+  destination = o.iter + element;
   uint source;
-  Element value = (Element)0;
-  if (IndexedOffset(o, source)) {
-    value = LoadInput(source + element);
-  } else if (P_CHECKED != GS_UNCHECKED) {
+  if (IndexedOffset(o, source)) return LoadInput(source + element);
+  met = true;
+  return (Element)0;
+}
+
+[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
+  uint first = FirstItem(id, lane);
+  Element values[THREAD_ITEMS];
+  uint destinations[THREAD_ITEMS];
+  bool met = false;
+  [unroll] for (uint v = 0; v < THREAD_ITEMS; ++v) {
+    values[v] = (Element)0;
+    destinations[v] = 0;
+    if (ITEM(first, v) < P_THREADS) values[v] = GatherItem(ITEM(first, v), destinations[v], met);
+  }
+  if (met && P_CHECKED != GS_UNCHECKED) {
     uint previous;
     InterlockedMin(status[0], GS_BAD_INDEX_MET, previous);
   }
-  StoreOutput(o.iter + element, value);
+  [unroll] for (uint s = 0; s < THREAD_ITEMS; ++s) {
+    if (ITEM(first, s) < P_THREADS) StoreOutput(destinations[s], values[s]);
+  }
 }

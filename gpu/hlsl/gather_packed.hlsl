@@ -1,14 +1,19 @@
-// The gather of gather.hlsl for elements narrower than Output's word, a thread per word
+// The gather of gather.hlsl for elements narrower than Output's word, in words
 // (OUTPUT_BYTES: 4 here, 16 in gather_packed_wide.hlsl): its PER_WORD elements' indices
 // resolved and their Input elements loaded through the element's view, packed little-endian,
 // one store through Output's word view (the host's, from the schedule's outputBytes). A
 // narrow store writes part of a word, which GPUs do as a slower read-modify-write; a 16-byte
 // store a thread moves as much as a row gather's. The plan runs it only where Output is written
 // densely from an aligned start in whole words (plan/gpu_dispatch.cc, GatherPackedWordBytes):
-// thread w's elements are w * PER_WORD ..., its word is w, and every byte of it is one of the
+// word w's elements are w * PER_WORD ..., and every byte of it is one of the
 // call's elements. Element sizes with nothing to pack are gather.hlsl.
 #ifndef OUTPUT_BYTES
 #define OUTPUT_BYTES 4
+#endif
+#if OUTPUT_BYTES == 16
+#define THREAD_ITEMS GS_ITEMS_PER_THREAD_PACKED_WIDE
+#else
+#define THREAD_ITEMS GS_ITEMS_PER_THREAD_PACKED
 #endif
 #if ELEMENT_BYTES >= OUTPUT_BYTES
 #undef OUTPUT_BYTES
@@ -29,17 +34,11 @@ void Pack(inout uint parts[WORD_PARTS], uint i, Element value) {
 #endif
 }
 
-[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
-void main(uint3 id : SV_DispatchThreadID) {
-  uint w = ThreadIndex(id);
-  if (w >= P_THREADS) return;
+// Word w: its elements gathered and packed (zeros for a bad index, which sets met).
+OutputWord GatherWord(uint w, inout bool met) {
   uint parts[WORD_PARTS];
   [unroll] for (uint p = 0; p < WORD_PARTS; ++p) parts[p] = 0;
-  bool met = false;
   uint first = w * PER_WORD;
-  // The first element's unit is sought; where the plan says the word's elements lie in one run
-  // of the innermost walked dim (blocks of one element), the next ones are a stride further,
-  // else each is sought (a division per walked dim).
   UnitOffsets o = SeekUnit(first / K_BLOCK);
   uint innermost = K_RANK - 1;
   [unroll] for (uint i = 0; i < PER_WORD; ++i) {
@@ -59,14 +58,28 @@ void main(uint3 id : SV_DispatchThreadID) {
       met = true;  // zeros, as gather.hlsl
     }
   }
+#if OUTPUT_BYTES == 16
+  return uint4(parts[0], parts[1], parts[2], parts[3]);
+#else
+  return parts[0];
+#endif
+}
+
+[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
+  uint first = FirstItem(id, lane);
+  OutputWord words[THREAD_ITEMS];
+  bool met = false;
+  [unroll] for (uint v = 0; v < THREAD_ITEMS; ++v) {
+    words[v] = (OutputWord)0;
+    if (ITEM(first, v) < P_THREADS) words[v] = GatherWord(ITEM(first, v), met);
+  }
   if (met && P_CHECKED != GS_UNCHECKED) {
     uint previous;
     InterlockedMin(status[0], GS_BAD_INDEX_MET, previous);
   }
-#if OUTPUT_BYTES == 16
-  StoreOutput(w, uint4(parts[0], parts[1], parts[2], parts[3]));
-#else
-  StoreOutput(w, parts[0]);
-#endif
+  [unroll] for (uint s = 0; s < THREAD_ITEMS; ++s) {
+    if (ITEM(first, s) < P_THREADS) StoreOutput(ITEM(first, s), words[s]);
+  }
 }
 #endif

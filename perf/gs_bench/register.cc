@@ -120,11 +120,12 @@ constexpr double kGpuWarmUpSeconds = 0.2;
 
 // The GPU's copies of total/2 bytes (total bytes moved), bytes/second, each the median of a
 // few reruns after a warm-up: CopyBufferRegion, and the copy kernel of 16-byte words
-// (gpu/hlsl/copy_wide.hlsl). copy_ratio is over the faster: the GPU's copy, not one path's
-// (the H100 ran CopyBufferRegion at a third of torch's copy_).
+// (gpu/hlsl/copy_wide.hlsl) at each count of words a thread. copy_ratio is over the fastest:
+// the GPU's copy, not one path's (the H100 ran CopyBufferRegion at a third of torch's copy_,
+// and the kernel at one word a thread varied by 1.4x between sittings at 67 MB).
 struct GpuCopyRates {
   double region = 0;
-  double kernel = 0;
+  double kernel = 0;  // the fastest count
   double fastest() const { return std::max(region, kernel); }
 };
 
@@ -146,8 +147,10 @@ const GpuCopyRates& GpuCopyBytesPerSecond(D3D12Timing& gpu, uint64_t total_bytes
   GpuCopyRates rates;
   *error = gpu.RecordCopy(total_bytes / 2);
   rates.region = GpuCopyRate(gpu, total_bytes, error);
-  if (error->empty()) *error = gpu.RecordCopyKernel(total_bytes / 2);
-  rates.kernel = GpuCopyRate(gpu, total_bytes, error);
+  for (uint32_t words : D3D12Timing::kCopyWordsPerThread) {
+    if (error->empty()) *error = gpu.RecordCopyKernel(total_bytes / 2, words);
+    rates.kernel = std::max(rates.kernel, GpuCopyRate(gpu, total_bytes, error));
+  }
   if (!error->empty() || rates.region == 0 || rates.kernel == 0) return none;
   return cache[total_bytes] = rates;
 }

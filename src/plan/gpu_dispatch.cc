@@ -5,8 +5,9 @@
 namespace gs::plan {
 namespace {
 
-// Kernels count threads, offsets and list links in 32 bits, with all ones as "none".
-constexpr uint64_t kMaxThreads = 0xffffffffull;
+// Kernels count items, offsets and list links in 32 bits, with all ones as "none"; a thread's
+// last item (FirstItem in gpu/hlsl/common.hlsli) must not wrap.
+constexpr uint64_t kMaxThreads = 0xffffffffull - kGpuThreadsPerGroup * GS_ITEMS_PER_THREAD;
 
 // An overwrite's claim words are cleared all at once (clear_lists: 4 coalesced bytes a word)
 // when there are at most this many a unit, else only the targeted ones (scatter_clear_claims:
@@ -162,11 +163,27 @@ uint64_t ScatterListElements(const Plan& plan, uint32_t elementBytes) {
 
 }  // namespace
 
-GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads) {
+uint32_t GpuItemsPerThread(GpuKernel kernel, bool windowed) {
+  if (windowed) return 1;
+  switch (kernel) {
+    case GpuKernel::Gather:
+    case GpuKernel::GatherWide:
+    case GpuKernel::Copy:
+    case GpuKernel::ScatterCopyWide:
+    case GpuKernel::ScatterWinners:
+    case GpuKernel::ScatterWinnersWide: return GS_ITEMS_PER_THREAD;
+    case GpuKernel::GatherPacked: return GS_ITEMS_PER_THREAD_PACKED;
+    case GpuKernel::GatherPackedWide: return GS_ITEMS_PER_THREAD_PACKED_WIDE;
+    default: return 1;
+  }
+}
+
+GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads, bool windowed) {
   GpuPass pass;
   pass.kernel = kernel;
   pass.threads = threads;
-  const uint64_t groups = std::max<uint64_t>(1, (uint64_t{threads} + kGpuThreadsPerGroup - 1) / kGpuThreadsPerGroup);
+  const uint64_t perGroup = uint64_t{kGpuThreadsPerGroup} * GpuItemsPerThread(kernel, windowed);
+  const uint64_t groups = std::max<uint64_t>(1, (uint64_t{threads} + perGroup - 1) / perGroup);
   pass.groupsX = static_cast<uint32_t>(std::min<uint64_t>(groups, kGpuMaxGroupsPerDim));
   pass.groupsY = static_cast<uint32_t>((groups + pass.groupsX - 1) / pass.groupsX);
   pass.rowWidth = pass.groupsX * kGpuThreadsPerGroup;
@@ -267,12 +284,14 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   const uint64_t outputExtent = plan.tensor(TensorRole::Output).extentElements;
   if (walked >= kMaxThreads || outputExtent >= kMaxThreads ||
       plan.validation.elementCount >= kMaxThreads) {
-    return "more than 2^32 - 2 elements in one tensor";
+    return "more than 2^32 - 257 elements in one tensor";
   }
 
   // A pass with no thread to run is not dispatched: an empty call dispatches nothing.
   auto add = [&](GpuKernel kernel, uint64_t threads) {
-    if (threads > 0) schedule->passes[schedule->passCount++] = MakeGpuPass(kernel, static_cast<uint32_t>(threads));
+    if (threads > 0) {
+      schedule->passes[schedule->passCount++] = MakeGpuPass(kernel, static_cast<uint32_t>(threads), schedule->windowed);
+    }
   };
   const bool validate = options.checked && plan.validation.elementCount > 0;
   if (!plan.isScatter) {

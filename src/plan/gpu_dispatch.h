@@ -50,7 +50,7 @@ inline constexpr uint32_t kGpuValidationElementsPerThread = 256;
 
 struct GpuPass {
   GpuKernel kernel = GpuKernel::Gather;  // run as its variant for constants.elementBytes
-  uint32_t threads = 0;  // threads that do work
+  uint32_t threads = 0;  // items of work (GpuItemsPerThread a thread)
   uint32_t groupsX = 0, groupsY = 0;
   uint32_t rowWidth = 0;  // threads per row of groups: thread = y * rowWidth + x
   // A scatter's copy in wider words than the other passes: it binds a second table of views,
@@ -125,8 +125,13 @@ uint64_t SmallestGpuViewLimit(const Plan& plan);
 // why the D3D12 path cannot run it (the caller reports StatusCode::Unsupported).
 std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule);
 
-// One pass's dispatch for a number of threads (at least one group); its constants hold the
-// counts only (ScheduleGpuPasses adds the rest).
-GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads);
+// Items (elements or words) a thread of the kernel takes (gpu/hlsl/common.hlsli, THREAD_ITEMS):
+// GS_ITEMS_PER_THREAD* for the passes that move data (gathers, copies, an overwrite scatter's
+// winners) in their variants without view windows, else one.
+uint32_t GpuItemsPerThread(GpuKernel kernel, bool windowed);
+
+// One pass's dispatch for a number of items (at least one group), GpuItemsPerThread a thread;
+// its constants hold the counts only (ScheduleGpuPasses adds the rest).
+GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads, bool windowed);
 
 }  // namespace gs::plan

@@ -186,15 +186,43 @@ TEST(GpuSchedule, ClaimWordsClearedAllAtOnceUpToFourAUnit) {
 }
 
 TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
-  const gs::plan::GpuPass small = gs::plan::MakeGpuPass(GpuKernel::Gather, 65);
+  ASSERT_EQ(gs::plan::GpuItemsPerThread(GpuKernel::Validate, false), 1u);
+  const gs::plan::GpuPass small = gs::plan::MakeGpuPass(GpuKernel::Validate, 65, false);
   EXPECT_EQ(small.groupsX, 2u);
   EXPECT_EQ(small.groupsY, 1u);
   EXPECT_EQ(small.rowWidth, 128u);
   const uint32_t threads = 65535u * 64u * 3u + 5u;
-  const gs::plan::GpuPass large = gs::plan::MakeGpuPass(GpuKernel::Gather, threads);
+  const gs::plan::GpuPass large = gs::plan::MakeGpuPass(GpuKernel::Validate, threads, false);
   EXPECT_EQ(large.groupsX, 65535u);
   EXPECT_EQ(large.groupsY, 4u);
   EXPECT_GE(uint64_t{large.groupsX} * large.groupsY * 64, threads);
+}
+
+TEST(GpuSchedule, PassesThatMoveDataTakeSeveralItemsAThreadWithoutWindows) {
+  const std::pair<GpuKernel, uint32_t> kernels[] = {
+      {GpuKernel::Gather, GS_ITEMS_PER_THREAD},
+      {GpuKernel::GatherWide, GS_ITEMS_PER_THREAD},
+      {GpuKernel::GatherPacked, GS_ITEMS_PER_THREAD_PACKED},
+      {GpuKernel::GatherPackedWide, GS_ITEMS_PER_THREAD_PACKED_WIDE},
+      {GpuKernel::Copy, GS_ITEMS_PER_THREAD},
+      {GpuKernel::ScatterCopyWide, GS_ITEMS_PER_THREAD},
+      {GpuKernel::ScatterWinners, GS_ITEMS_PER_THREAD},
+      {GpuKernel::ScatterWinnersWide, GS_ITEMS_PER_THREAD}};
+  for (const auto& [kernel, items] : kernels) {
+    EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, false), items) << static_cast<int>(kernel);
+    EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, true), 1u) << static_cast<int>(kernel);
+    // A group takes 64 * items items: one more starts a second group, and the pass counts the
+    // items (the kernels compare each item against it).
+    const gs::plan::GpuPass pass = gs::plan::MakeGpuPass(kernel, 64 * items + 1, false);
+    EXPECT_EQ(pass.groupsX, 2u);
+    EXPECT_EQ(pass.rowWidth, 128u);
+    EXPECT_EQ(pass.constants.threadCount, 64 * items + 1);
+    const uint32_t many = 65535u * 64u * items * 3u + 5u;
+    const gs::plan::GpuPass large = gs::plan::MakeGpuPass(kernel, many, false);
+    EXPECT_EQ(large.groupsY, 4u);
+    EXPECT_GE(uint64_t{large.groupsX} * large.groupsY * 64 * items, many);
+    EXPECT_EQ(gs::plan::MakeGpuPass(kernel, 64 * items + 1, true).groupsX, items + 1);
+  }
 }
 
 // 1000 Float32 elements and 2000 index words: the tensors fit 8 windows and the lists

@@ -28,6 +28,15 @@ namespace gs::plan {
 // Threads per group: [numthreads] of every kernel, and the host's dispatch arithmetic.
 #define GS_THREADS_PER_GROUP 64
 
+// Items (elements or words) a thread takes in the passes that move data (plan/gpu_dispatch.cc,
+// GpuItemsPerThread; gpu/hlsl/common.hlsli, THREAD_ITEMS): a thread then has this many loads in
+// flight before its first store, where one item a thread left the loads of a random row waiting
+// on its index. Packed gathers take fewer: each word is already 2 to 4 elements. The windowed
+// variants take one (a window switch per load made lavapipe compile them many times slower).
+#define GS_ITEMS_PER_THREAD 4
+#define GS_ITEMS_PER_THREAD_PACKED 2  // gather_packed.hlsl's 32-bit words
+#define GS_ITEMS_PER_THREAD_PACKED_WIDE 1  // its 16-byte words
+
 // Views of one buffer bound per tensor and per scatter list, each a window of
 // PassConstants::viewElements. HLSL cannot loop over registers: gpu/hlsl/common.hlsli writes
 // each window's register out and stops the build when these change without it.
@@ -47,7 +56,7 @@ namespace gs::plan {
 #define GS_CHECKED_IF_MET 2
 
 struct PassConstants {
-  GS_QUAD(threadCount,  // threads that do work; the rest of the last group return
+  GS_QUAD(threadCount,  // items of work (one a thread, or GS_ITEMS_PER_THREAD); the rest return
           rowWidth,     // threads per dispatch row (groups in X times the group size)
           checked,      // GS_UNCHECKED, GS_CHECKED or GS_CHECKED_IF_MET
           reduction)    // GS_REDUCTION_*
