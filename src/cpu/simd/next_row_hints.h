@@ -30,11 +30,11 @@ class NextRowHints {
 };
 
 // Rows whose index stream is the largest (8-byte indices of 1- to 4-byte elements) were bound
-// by it: the hardware prefetchers did not keep enough of it in flight for one core. Hinting
-// the lines kIndexHintAheadBytes ahead of the block being read, a block's worth per block, so
-// as not to outrun the core's miss buffers, took last-axis rows with int64 indices 1.2-1.5x
-// (perf/results/2026-11-26-gather-elements-index-hints.md). Lines past this row's end are the
-// next row's (NextRowData::nextIndices), when the walk says where it is.
+// by it: the hardware prefetchers did not keep enough of it in flight for one core. The lines
+// kIndexHintAheadBytes ahead of the block being read are hinted, a block's worth per block so
+// as not to outrun the core's miss buffers (figures: perf/results/2026-11-26-cyclic-copy-index-hints.md).
+// Lines past this row's end are the next row's (NextRowData::nextIndices), when the walk says
+// where it is.
 inline constexpr uint64_t kIndexHintAheadBytes = 4096;
 
 class IndexHints {
