@@ -97,6 +97,7 @@ SliceCopy SliceCopyFor(CopyWay way) {
     case CopyWay::kMemcpy:
       return MemcpySlice;
     case CopyWay::kVector:
+    case CopyWay::kCachedVector:
 #ifdef GS_COPY_X86
       if (__builtin_cpu_supports("avx512f")) return VectorSlice512;
       if (__builtin_cpu_supports("avx")) return VectorSlice256;
@@ -115,6 +116,34 @@ SliceCopy SliceCopyFor(CopyWay way) {
   return nullptr;
 }
 
+// `threads` 64-byte-aligned slices of `bytes`, one per thread of arena (one slice, on the
+// caller's thread, for one thread or no arena), each handed to body(begin, end).
+template <class Body>
+void ForEachSlice(size_t bytes, int threads, tbb::task_arena* arena, const Body& body) {
+  if (threads <= 1 || arena == nullptr) {
+    body(size_t{0}, bytes);
+    return;
+  }
+  const size_t slice = ((bytes + threads - 1) / threads + 63) / 64 * 64;
+  arena->execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<int>(0, threads, 1),
+        [&](const tbb::blocked_range<int>& r) {
+          for (int i = r.begin(); i < r.end(); ++i) {
+            const size_t begin = std::min(bytes, slice * i);
+            const size_t end = std::min(bytes, begin + slice);
+            if (end > begin) body(begin, end);
+          }
+        },
+        tbb::static_partitioner());
+  });
+}
+
+SliceCopy SliceCopyOrMemcpy(CopyWay way) {
+  SliceCopy copy = SliceCopyFor(way);
+  return copy != nullptr ? copy : MemcpySlice;  // a way this CPU lacks
+}
+
 }  // namespace
 
 double Median(std::vector<double> v) {
@@ -129,6 +158,7 @@ const char* CopyWayName(CopyWay way) {
     case CopyWay::kStreaming: return "nt";
     case CopyWay::kVector: return "vector";
     case CopyWay::kCachedSource: return "cached";
+    case CopyWay::kCachedVector: return "cached_vector";
   }
   return "?";
 }
@@ -137,27 +167,28 @@ bool CopyWayAvailable(CopyWay way) { return SliceCopyFor(way) != nullptr; }
 
 void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::task_arena* arena,
                   CopyWay way) {
-  SliceCopy copy = SliceCopyFor(way);
-  if (copy == nullptr) copy = MemcpySlice;  // a way this CPU lacks
+  const SliceCopy copy = SliceCopyOrMemcpy(way);
   auto* d = static_cast<char*>(dst);
   auto* s = static_cast<const char*>(src);
-  if (threads <= 1 || arena == nullptr) {
-    copy(d, s, bytes);
-    return;
-  }
-  // Split into `threads` 64-byte-aligned slices, one per thread.
-  const size_t slice = ((bytes + threads - 1) / threads + 63) / 64 * 64;
-  arena->execute([&] {
-    tbb::parallel_for(
-        tbb::blocked_range<int>(0, threads, 1),
-        [&](const tbb::blocked_range<int>& r) {
-          for (int i = r.begin(); i < r.end(); ++i) {
-            size_t begin = std::min(bytes, slice * i);
-            size_t end = std::min(bytes, begin + slice);
-            if (end > begin) copy(d + begin, s + begin, end - begin);
-          }
-        },
-        tbb::static_partitioner());
+  ForEachSlice(bytes, threads, arena, [&](size_t begin, size_t end) { copy(d + begin, s + begin, end - begin); });
+}
+
+void CyclicParallelCopy(void* dst, size_t dst_bytes, const void* src, size_t src_bytes, int threads,
+                        tbb::task_arena* arena, CopyWay way) {
+  if (src_bytes == 0) return;
+  const SliceCopy copy = SliceCopyOrMemcpy(way);
+  auto* d = static_cast<char*>(dst);
+  auto* s = static_cast<const char*>(src);
+  // Each slice reads on from where its first byte falls in the source and wraps at its end:
+  // no slice waits for another, where a parallel loop per source-sized piece waited once a piece.
+  ForEachSlice(dst_bytes, threads, arena, [&](size_t begin, size_t end) {
+    size_t from = begin % src_bytes;
+    for (size_t at = begin; at < end;) {
+      const size_t n = std::min(end - at, src_bytes - from);
+      copy(d + at, s + from, n);
+      at += n;
+      from = 0;
+    }
   });
 }
 
@@ -195,14 +226,11 @@ CopyTimes CopyBaseline::Run(int threads) {
   const int first = round_++;
   for (int k = 0; k < kCopyWays; ++k) {
     const auto way = static_cast<CopyWay>((first + k) % kCopyWays);
-    if (!CopyWayAvailable(way) || (way == CopyWay::kCachedSource && cached_src_.size() == 0)) continue;
+    const bool cyclic = way == CopyWay::kCachedSource || way == CopyWay::kCachedVector;
+    if (!CopyWayAvailable(way) || (cyclic && cached_src_.size() == 0)) continue;
     const auto t0 = std::chrono::steady_clock::now();
-    if (way == CopyWay::kCachedSource) {
-      // The destination in pieces of the source's size, each copied from the whole source.
-      for (size_t at = 0; at < dst_.size(); at += cached_src_.size()) {
-        ParallelCopy(static_cast<char*>(dst_.data()) + at, cached_src_.data(), std::min(cached_src_.size(), dst_.size() - at), threads,
-                     ArenaFor(threads), way);
-      }
+    if (cyclic) {
+      CyclicParallelCopy(dst_.data(), dst_.size(), cached_src_.data(), cached_src_.size(), threads, ArenaFor(threads), way);
     } else {
       ParallelCopy(dst_.data(), src_.data(), src_.size(), threads, ArenaFor(threads), way);
     }

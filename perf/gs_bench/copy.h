@@ -30,14 +30,23 @@ enum class CopyWay {
   // source_bytes), read over and over: what a gather from a cached table can do at best. A
   // slice is copied as kStreaming (kVector where that is not built).
   kCachedSource,
+  // The same with kVector's stores: a destination that fits the cache takes plain stores
+  // faster than non-temporal ones on some machines.
+  kCachedVector,
 };
-constexpr int kCopyWays = 4;
-const char* CopyWayName(CopyWay way);  // "memcpy", "nt", "vector", "cached": the counters' prefixes
+constexpr int kCopyWays = 5;
+// "memcpy", "nt", "vector", "cached", "cached_vector": the counters' prefixes
+const char* CopyWayName(CopyWay way);
 bool CopyWayAvailable(CopyWay way);
 
 // `bytes` copied in `threads` 64-byte-aligned slices, one per thread of arena, each slice by `way`.
 void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::task_arena* arena,
                   CopyWay way = CopyWay::kMemcpy);
+
+// dst_bytes into dst from a source of src_bytes read over and over (dst[i] = src[i % src_bytes]),
+// in one parallel loop of `threads` 64-byte-aligned slices as ParallelCopy's, each by `way`.
+void CyclicParallelCopy(void* dst, size_t dst_bytes, const void* src, size_t src_bytes, int threads,
+                        tbb::task_arena* arena, CopyWay way);
 
 // Seconds each way took in one round; 0 for a way this CPU lacks.
 struct CopyTimes {

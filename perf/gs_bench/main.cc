@@ -2,7 +2,7 @@
 // Google Benchmark. One benchmark per case, variant, checking mode and thread count:
 //   <case name>[/<variant>]/cpu/<checked|unchecked>/threads:<n>
 // Counters: bytes_per_second (the suite's effective bytes), GB_per_s, threads and copy_ratio
-// (gs's bytes/s over a plain parallel memcpy's bytes/s for the same bytes and threads).
+// (gs's bytes/s over the fastest copy's of the same bytes and threads: copy.h, perf/README.md).
 // suite.h reads the suite, buffers.h prepares a case, register.h registers the benchmarks.
 #include <unistd.h>
 
@@ -89,8 +89,10 @@ void PrintHelp() {
       "Benchmarks: <case>[/<variant>]/cpu/<checked|unchecked>/threads:<n>\n"
       "            <case>[/<variant>]/d3d12/<checked|unchecked>/threads:0 (GPU time, timestamps)\n"
       "Counters: bytes_per_second (suite effective bytes), GB_per_s, copy_ratio (gs bytes/s\n"
-      "  over a copy of the same bytes: parallel memcpy with the same threads on the CPU, the\n"
-      "  faster of CopyBufferRegion and a 16-byte-word copy kernel on the GPU), threads;\n"
+      "  over a copy of the same bytes: on the CPU the fastest of memcpy, non-temporal and\n"
+      "  vector stores, and for a gather from a smaller Input its source reread (cached,\n"
+      "  cached_vector), each with the same threads; memcpy_ratio over memcpy alone; on the\n"
+      "  GPU the faster of CopyBufferRegion and a 16-byte-word copy kernel), threads;\n"
       "  d3d12 rows also copy_ratio_region and copy_ratio_kernel (over each copy alone).\n"
       "JSON: --benchmark_format=json or --benchmark_out=FILE --benchmark_out_format=json\n"
       "A --benchmark_min_time given on the command line overrides the built-in min times.\n"

@@ -71,7 +71,8 @@ int PrintPartitions(const std::vector<Case>& cases, const std::vector<int>& thre
       const std::string name = c.variants.size() > 1 || v != "default" ? c.name + "/" + v : c.name;
       // The plan's choice for this machine's cache (cpu_choice.cc, Streams).
       const char* streams = plan.cpu.streamOutput ? (plan.cpu.streamCopy ? "output, copy" : "output")
-                                                  : (plan.cpu.streamCopy ? "copy" : "none");
+                            : plan.cpu.streamOutputAfterCopy ? "copy, output after it"
+                                                             : (plan.cpu.streamCopy ? "copy" : "none");
       for (int n : threads) {
         const Split s = SplitOf(plan, n);
         // A static split: tasks dealt evenly, the first tasks % n threads one more.

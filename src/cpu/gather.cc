@@ -125,8 +125,16 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
         for (uint64_t r = rowBegin; r < rowEnd; ++r) {
           const uint64_t data = cursor.data(), index = cursor.index(), iter = cursor.iter();
           cursor.Next();
-          const NextRowData next = nextRowBytes != 0 && r + 1 < rowEnd ? NextRowData{input + cursor.data() * e, nextRowBytes}
-                                                                        : NextRowData{};
+          // The row's indices are hinted ahead of use, on into the next row's (this strip's).
+          NextRowData next;
+          next.hintIndices = true;
+          if (r + 1 < rowEnd) {
+            next.nextIndices = indices + (cursor.index() + column) * x;
+            if (nextRowBytes != 0) {
+              next.at = input + cursor.data() * e;
+              next.bytes = nextRowBytes;
+            }
+          }
           allInBounds &= row(input + (data + column * step) * e, step, stride, bound,
                              indices + (index + column) * x, output + (iter + column) * e, width, next);
         }

@@ -32,11 +32,16 @@ KernelSet ActiveKernelSet();
 //            The tracked entries (checked mode) return whether every index of the row was in
 //            bounds; the untracked ones may return true regardless (they keep no count).
 //            `next` is the data the walk's next row reads: hinted into the cache as this row
-//            goes (NextRowData{} when there is none to hint).
+//            goes (NextRowData{} when there is none to hint), and whether the row's own index
+//            stream is hinted ahead of its loads (on into the next row's indices).
 //   scatter: data[j * dataStep + p * indexedStride] = updates[j] for in-bounds j, in order of j.
 struct NextRowData {
   const uint8_t* at = nullptr;
   uint64_t bytes = 0;
+  // Hint this row's indices ahead of use (simd/next_row_hints.h: IndexHints); past this row's
+  // end, those of nextIndices (the next row's, of as many indices; nullptr: none).
+  bool hintIndices = false;
+  const uint8_t* nextIndices = nullptr;
 };
 using GatherRowFn = bool (*)(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                              uint64_t bound, const uint8_t* indices, uint8_t* out, uint64_t n,

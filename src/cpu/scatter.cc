@@ -109,7 +109,7 @@ Status RunScatterUnits(const plan::Plan& plan, const plan::HostBuffers& buffers,
   if (!status.ok()) return status;
   // Reductions on floats must see IEEE arithmetic.
   IeeeFloatScope ieee;
-  const BlockWriter write = MakeWriter(plan);
+  const BlockWriter write = MakeWriter(plan, buffers);
   WithIndexType(plan.indexType, [&](auto tag) {
     ForEachMove<decltype(tag)>(plan.walk, buffers.indices, 0, plan.walk.unitCount,
                                [&](uint64_t destination, uint64_t source) {

@@ -58,12 +58,14 @@ struct BlockWriter {
   }
 };
 
-inline BlockWriter MakeWriter(const plan::Plan& plan) {
+// Overwrites stream as the plan says for the call: in place, or after the Input -> Output copy.
+inline BlockWriter MakeWriter(const plan::Plan& plan, const plan::HostBuffers& buffers) {
   const bool overwrite = plan.reduction == Reduction::None;
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
+  const bool stream = buffers.inPlace ? plan.cpu.streamOutput : plan.cpu.streamOutputAfterCopy;
   return {plan.elementSize, plan.walk.blockElements,
           overwrite ? nullptr : SelectCombine(plan.dataType, plan.reduction),
-          plan.cpu.streamOutput ? kernels.streamCopy : nullptr, kernels.streamFence};
+          stream ? kernels.streamCopy : nullptr, kernels.streamFence};
 }
 
 // Before a scatter folds its updates: checked mode's validation unless the entry already read

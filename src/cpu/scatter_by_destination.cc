@@ -119,7 +119,7 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
 // Distinct destinations: contiguous ranges of units, each task reading its updates in order.
 template <typename IndexT>
 void ApplyDistinct(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel) {
-  const BlockWriter write = MakeWriter(plan);
+  const BlockWriter write = MakeWriter(plan, buffers);
   parallel.For(plan.walk.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
     ForEachMove<IndexT>(plan.walk, buffers.indices, begin, end, [&](uint64_t destination, uint64_t source) {
       write(buffers.output, destination, buffers.updates, source);
@@ -131,8 +131,9 @@ void ApplyDistinct(const plan::Plan& plan, const plan::HostBuffers& buffers, con
 // Repeated destinations: one task per bucket, its moves in row-major order.
 void ApplyBuckets(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                   const Buckets& buckets) {
-  const BlockWriter write = MakeWriter(plan);
-  const uint64_t prefetchBytes = plan.cpu.prefetchBytes;  // of the block a few moves ahead
+  const BlockWriter write = MakeWriter(plan, buffers);
+  // Of the block a few moves ahead, for writing; none when the writes stream.
+  const uint64_t prefetchBytes = write.streamCopy == nullptr ? plan.cpu.prefetchBytes : 0;
   constexpr uint64_t kAhead = 4;
   const std::vector<Move>& moves = buckets.moves;
   uint8_t* output = buffers.output;

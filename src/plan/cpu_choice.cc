@@ -217,6 +217,10 @@ CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads
                             Streams(machine, 2 * plan.walk.unitCount * blockBytes);
       const uint64_t copyBlockBytes = plan.copy.blockElements * plan.elementSize;
       choice.streamCopy = copyBlockBytes >= 64 && Streams(machine, 2 * plan.copy.unitCount * copyBlockBytes);
+      // A streamed copy leaves the output's lines out of the cache: an overwrite then streams
+      // too, or each line it stores is first read back from memory for ownership.
+      choice.streamOutputAfterCopy = choice.streamOutput || (plan.reduction == Reduction::None &&
+                                                             blockBytes >= 64 && choice.streamCopy);
       // Blocks of more than two pieces are split, so that one contiguous tensor is still
       // copied by every thread.
       choice.copyPieceBytes = copyBlockBytes > 2 * kCopyPieceBytes ? kCopyPieceBytes : 0;

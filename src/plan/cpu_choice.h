@@ -59,6 +59,7 @@ struct CpuChoice {
   RowGeometry rows;           // the row and strip implementations
   bool streamOutput = false;  // whole-line output stores bypass the cache (call > LLC)
   bool streamCopy = false;    // scatters: the Input -> Output copy bypasses the cache
+  bool streamOutputAfterCopy = false;  // scatters not in place: streamOutput after that copy
   uint64_t copyPieceBytes = 0;  // scatters: the copy's blocks split into pieces this long (0: whole)
   bool indicesContiguous = false;  // validation: Indices in row-major order, one vector scan
   uint64_t taskUnits = 1;     // units per task so that a task moves kTaskBytes

@@ -62,8 +62,11 @@ std::string CheckGatherRow(gs::cpu::GatherRowFn row, RowOffsets form, bool strea
   }
   const std::vector<uint8_t> dataBefore = data.Contents(), indicesBefore = indices.Contents();
   GuardedBytes out(n * e, (shift * e * 3) % 64, 0xcd);
-  // Half the calls hint a next row (the data itself): hints must not change what comes out.
-  const gs::cpu::NextRowData next = rng.Below(2) ? gs::cpu::NextRowData{data.data(), data.size()} : gs::cpu::NextRowData{};
+  // Half the calls hint a next row (the data itself), half hint the index stream (on into
+  // the same indices as the next row's, or none): hints must not change what comes out.
+  gs::cpu::NextRowData next = rng.Below(2) ? gs::cpu::NextRowData{data.data(), data.size()} : gs::cpu::NextRowData{};
+  next.hintIndices = rng.Below(2) != 0;
+  next.nextIndices = next.hintIndices && rng.Below(2) ? indices.data() : nullptr;
   const bool said = row(data.data(), layout.dataStep, stride, bound, indices.data(), out.data(), n, next);
   if (streamed) table.streamFence();
   if (tracked ? said != allInBounds : (!said && allInBounds)) {

@@ -203,6 +203,7 @@ TEST(CpuChoice, ScatterOverwritesAndCopiesStreamPastTheShare) {
     const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(4 * 1024 * 1024));
     EXPECT_FALSE(choice.streamOutput);
     EXPECT_FALSE(choice.streamCopy);
+    EXPECT_FALSE(choice.streamOutputAfterCopy);
     // The copy is one contiguous block of 1000 KiB: pieces of 256 KiB, so every thread copies.
     EXPECT_EQ(choice.copyPieceBytes, 256u * 1024);
   }
@@ -210,15 +211,19 @@ TEST(CpuChoice, ScatterOverwritesAndCopiesStreamPastTheShare) {
     const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(1536 * 1024));
     EXPECT_FALSE(choice.streamOutput);
     EXPECT_TRUE(choice.streamCopy);
+    // The streamed copy left the output uncached: the overwrites after it stream.
+    EXPECT_TRUE(choice.streamOutputAfterCopy);
   }
   {
     const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterNd, &d, TestMachine(128 * 1024));
     EXPECT_TRUE(choice.streamOutput);
     EXPECT_TRUE(choice.streamCopy);
+    EXPECT_TRUE(choice.streamOutputAfterCopy);
   }
   // Reductions read what they combine with: never streamed.
   ScatterNdOperatorDesc add{&input.desc, &indices.desc, &updates.desc, &output.desc, 2, 2, Reduction::Add};
   EXPECT_FALSE(ChoiceOf(OperatorType::ScatterNd, &add, TestMachine(64 * 1024)).streamOutput);
+  EXPECT_FALSE(ChoiceOf(OperatorType::ScatterNd, &add, TestMachine(64 * 1024)).streamOutputAfterCopy);
 }
 
 // A scatter is shared by a team only from 256 KiB of updates, and strips need none: the one

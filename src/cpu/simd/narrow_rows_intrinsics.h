@@ -48,6 +48,7 @@ bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t inde
   const __m512i laneBytes = _mm512_mullo_epi32(
       _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0), _mm512_set1_epi32(N));
   NextRowHints hints(next, n / kBlock);
+  IndexHints indexHints(indices, n * sizeof(IndexT), kBlock * sizeof(IndexT), next);
   __mmask16 allOk = 0xffff;
   // The 16 elements from j on, one per 32-bit lane (the low N bytes).
   const auto gather16 = [&](uint64_t j) {
@@ -64,6 +65,7 @@ bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t inde
   uint64_t j = 0;
   for (; j + kBlock <= n; j += kBlock) {
     hints.Block();
+    indexHints.Block();
     __m512i block;
     if constexpr (N == 1) {
       block = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(gather16(j)));

@@ -29,13 +29,16 @@ namespace {
 // Output in 64-byte lines, each gathered into registers and stored at once: a fixed-length
 // inner loop (out-of-bounds elements are zero), then one vector store, non-temporal when
 // kStream, rather than one store per element. `source(j, &offset)` sets the element that
-// output j reads and says whether its index is in bounds. kTrack (checked mode): returns
+// output j reads and says whether its index is in bounds; it reads indexBytes of indices an
+// element from `indices` (hinted ahead as next says). kTrack (checked mode): returns
 // whether every index was in bounds; otherwise true. Figures: perf/results/2026-11-26-notes-moved-from-code.md.
 template <class Arch, size_t N, bool kStream, bool kTrack, class Source>
-bool GatherLines(const uint8_t* data, uint8_t* out, uint64_t n, Source source, NextRowData next = {}) {
+bool GatherLines(const uint8_t* data, uint8_t* out, uint64_t n, Source source, NextRowData next = {},
+                 const uint8_t* indices = nullptr, uint64_t indexBytes = 0) {
   using W = Word<N>;
   constexpr uint64_t kBlock = 64 / N;
   NextRowHints hints(next, n / kBlock);
+  IndexHints indexHints(indices, n * indexBytes, kBlock * indexBytes, next);
   // Out-of-bounds elements are counted in a register of the loop that loads them (a flag
   // written through a reference could alias the byte stores and be reloaded every element),
   // on the rare path that skips their load: then the count costs the common path nothing.
@@ -71,6 +74,7 @@ bool GatherLines(const uint8_t* data, uint8_t* out, uint64_t n, Source source, N
   }
   for (; j + kBlock <= n; j += kBlock) {
     hints.Block();
+    indexHints.Block();
     // Small elements are packed into 8-byte words first: 8 stores a block, not 64 / N, for
     // the vector load of StoreBlock to wait on. Element l of a word sits at byte l * N.
     alignas(64) uint64_t block[8];
@@ -196,7 +200,8 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     };
   };
   if (dataStep == 0 && indexedStride == 1) {
-    return GatherLines<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }), next);
+    return GatherLines<Arch, N, kStream, kTrack>(data, out, n, from([](uint64_t, uint64_t p) { return p; }), next, indices,
+                                                 sizeof(IndexT));
   }
   if (dataStep == 1) {
     return GatherLines<Arch, N, kStream, kTrack>(

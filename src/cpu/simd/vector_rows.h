@@ -137,6 +137,7 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
   using V = Lanes32<Arch>;
   constexpr uint64_t L = V::size;
   NextRowHints hints(next, n / L);
+  IndexHints indexHints(indices, n * sizeof(IndexT), L * sizeof(IndexT), next);
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
   const LaneBounds<Arch> bounds(V(static_cast<int32_t>(bound)), Lanes64<Arch>(static_cast<int64_t>(bound)));
   const V stride(static_cast<int32_t>(indexedStride));
@@ -145,6 +146,7 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
   uint64_t j = 0;
   for (; j + L <= n; j += L) {
     hints.Block();
+    indexHints.Block();
     const Positions<Arch> p = LoadPositions<Arch, IndexT>(idx + j, bounds);
     if constexpr (kTrack) allOk = allOk & p.ok;
     V offsets = kLastAxis || indexedStride == 1 ? p.at : p.at * stride;
