@@ -31,11 +31,13 @@ namespace gs::plan {
 // Items (elements or words) a thread takes in the passes that move data (plan/gpu_dispatch.cc,
 // GpuItemsPerThread; gpu/hlsl/common.hlsli, THREAD_ITEMS): a thread then has this many loads in
 // flight before its first store, where one item a thread left the loads of a random row waiting
-// on its index. Packed gathers take fewer: each word is already 2 to 4 elements. The windowed
+// on its index; more items of narrower elements ran faster on an H100. Packed gathers take
+// fewer words: each is already 2 to 4 elements. The windowed
 // variants take one (a window switch per load made lavapipe compile them many times slower).
 #define GS_ITEMS_PER_THREAD 4
-#define GS_ITEMS_PER_THREAD_PACKED 2  // gather_packed.hlsl's 32-bit words
-#define GS_ITEMS_PER_THREAD_PACKED_WIDE 1  // its 16-byte words
+#define GS_ITEMS_PER_THREAD_WIDE 8  // 16-byte words of rows: gather_wide, scatter_winners_wide
+#define GS_ITEMS_PER_THREAD_PACKED 4  // gather_packed.hlsl's 32-bit words
+#define GS_ITEMS_PER_THREAD_PACKED_WIDE 2  // its 16-byte words
 
 // Views of one buffer bound per tensor and per scatter list, each a window of
 // PassConstants::viewElements. HLSL cannot loop over registers: gpu/hlsl/common.hlsli writes
