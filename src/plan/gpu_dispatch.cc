@@ -167,11 +167,11 @@ uint32_t GpuItemsPerThread(GpuKernel kernel, bool windowed) {
   if (windowed) return 1;
   switch (kernel) {
     case GpuKernel::Gather:
+    case GpuKernel::GatherWide:
     case GpuKernel::Copy:
     case GpuKernel::ScatterCopyWide:
-    case GpuKernel::ScatterWinners: return GS_ITEMS_PER_THREAD;
-    case GpuKernel::GatherWide:
-    case GpuKernel::ScatterWinnersWide: return GS_ITEMS_PER_THREAD_WIDE;
+    case GpuKernel::ScatterWinners:
+    case GpuKernel::ScatterWinnersWide: return GS_ITEMS_PER_THREAD;
     case GpuKernel::GatherPacked: return GS_ITEMS_PER_THREAD_PACKED;
     case GpuKernel::GatherPackedWide: return GS_ITEMS_PER_THREAD_PACKED_WIDE;
     default: return 1;

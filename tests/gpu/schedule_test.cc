@@ -201,13 +201,13 @@ TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
 TEST(GpuSchedule, PassesThatMoveDataTakeSeveralItemsAThreadWithoutWindows) {
   const std::pair<GpuKernel, uint32_t> kernels[] = {
       {GpuKernel::Gather, GS_ITEMS_PER_THREAD},
-      {GpuKernel::GatherWide, GS_ITEMS_PER_THREAD_WIDE},
+      {GpuKernel::GatherWide, GS_ITEMS_PER_THREAD},
       {GpuKernel::GatherPacked, GS_ITEMS_PER_THREAD_PACKED},
       {GpuKernel::GatherPackedWide, GS_ITEMS_PER_THREAD_PACKED_WIDE},
       {GpuKernel::Copy, GS_ITEMS_PER_THREAD},
       {GpuKernel::ScatterCopyWide, GS_ITEMS_PER_THREAD},
       {GpuKernel::ScatterWinners, GS_ITEMS_PER_THREAD},
-      {GpuKernel::ScatterWinnersWide, GS_ITEMS_PER_THREAD_WIDE}};
+      {GpuKernel::ScatterWinnersWide, GS_ITEMS_PER_THREAD}};
   for (const auto& [kernel, items] : kernels) {
     EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, false), items) << static_cast<int>(kernel);
     EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, true), 1u) << static_cast<int>(kernel);

@@ -29,13 +29,13 @@ namespace gs::plan {
 #define GS_THREADS_PER_GROUP 64
 
 // Items (elements or words) a thread takes in the passes that move data (plan/gpu_dispatch.cc,
-// GpuItemsPerThread; gpu/hlsl/common.hlsli, THREAD_ITEMS): a thread then has this many loads in
-// flight before its first store, where one item a thread left the loads of a random row waiting
-// on its index; more items of narrower elements ran faster on an H100. Packed gathers take
-// fewer words: each is already 2 to 4 elements. The windowed
-// variants take one (a window switch per load made lavapipe compile them many times slower).
+// GpuItemsPerThread; gpu/hlsl/common.hlsli, THREAD_ITEMS): a thread then has that many loads in
+// flight before its first store, where one item a thread left a row's load waiting on its index.
+// Packed gathers count words of 2 to 4 elements. Chosen on an H100
+// (perf/results/2026-11-26-h100-items-per-thread.md): 8 words of rows a thread ran slower than 4.
+// The windowed variants take one: they switch views on every load, and only tensors past 2^27
+// elements run them.
 #define GS_ITEMS_PER_THREAD 4
-#define GS_ITEMS_PER_THREAD_WIDE 8  // 16-byte words of rows: gather_wide, scatter_winners_wide
 #define GS_ITEMS_PER_THREAD_PACKED 4  // gather_packed.hlsl's 32-bit words
 #define GS_ITEMS_PER_THREAD_PACKED_WIDE 2  // its 16-byte words
 
