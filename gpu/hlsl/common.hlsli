@@ -90,7 +90,7 @@ GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's
 #define GS_WINDOWED 1
 #endif
 #ifndef THREAD_ITEMS
-#define THREAD_ITEMS GS_ITEMS_PER_THREAD
+#define THREAD_ITEMS 1
 #endif
 #if GS_WINDOWED != 0
 #undef THREAD_ITEMS

@@ -5,8 +5,8 @@
 // narrow store writes part of a word, which GPUs do as a slower read-modify-write; a 16-byte
 // store a thread moves as much as a row gather's. The plan runs it only where Output is written
 // densely from an aligned start in whole words (plan/gpu_dispatch.cc, GatherPackedWordBytes):
-// word w's elements are w * PER_WORD ..., and every byte of it is one of the
-// call's elements. Element sizes with nothing to pack are gather.hlsl.
+// word w's elements are w * PER_WORD ..., and every byte of it is one of the call's elements.
+// Element sizes with nothing to pack are gather.hlsl.
 #ifndef OUTPUT_BYTES
 #define OUTPUT_BYTES 4
 #endif
@@ -39,6 +39,9 @@ OutputWord GatherWord(uint w, inout bool met) {
   uint parts[WORD_PARTS];
   [unroll] for (uint p = 0; p < WORD_PARTS; ++p) parts[p] = 0;
   uint first = w * PER_WORD;
+  // The first element's unit is sought; where the plan says the word's elements lie in one run
+  // of the innermost walked dim (blocks of one element), the next ones are a stride further,
+  // else each is sought (a division per walked dim).
   UnitOffsets o = SeekUnit(first / K_BLOCK);
   uint innermost = K_RANK - 1;
   [unroll] for (uint i = 0; i < PER_WORD; ++i) {

@@ -4,4 +4,5 @@
 // is this kernel.
 #undef ELEMENT_BYTES
 #define ELEMENT_BYTES 16
+#define THREAD_ITEMS GS_ITEMS_PER_THREAD
 #include "copy.hlsl"

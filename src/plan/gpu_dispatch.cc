@@ -166,11 +166,8 @@ uint64_t ScatterListElements(const Plan& plan, uint32_t elementBytes) {
 uint32_t GpuItemsPerThread(GpuKernel kernel, bool windowed) {
   if (windowed) return 1;
   switch (kernel) {
-    case GpuKernel::Gather:
     case GpuKernel::GatherWide:
-    case GpuKernel::Copy:
     case GpuKernel::ScatterCopyWide:
-    case GpuKernel::ScatterWinners:
     case GpuKernel::ScatterWinnersWide: return GS_ITEMS_PER_THREAD;
     case GpuKernel::GatherPacked: return GS_ITEMS_PER_THREAD_PACKED;
     case GpuKernel::GatherPackedWide: return GS_ITEMS_PER_THREAD_PACKED_WIDE;

@@ -126,8 +126,8 @@ uint64_t SmallestGpuViewLimit(const Plan& plan);
 std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSchedule* schedule);
 
 // Items (elements or words) a thread of the kernel takes (gpu/hlsl/common.hlsli, THREAD_ITEMS):
-// GS_ITEMS_PER_THREAD* for the passes that move data (gathers, copies, an overwrite scatter's
-// winners) in their variants without view windows, else one.
+// GS_ITEMS_PER_THREAD* for the passes that move words (row gathers, packed gathers, a scatter's
+// copy and winners in 16-byte words) in their variants without view windows, else one.
 uint32_t GpuItemsPerThread(GpuKernel kernel, bool windowed);
 
 // One pass's dispatch for a number of items (at least one group), GpuItemsPerThread a thread;

@@ -200,13 +200,10 @@ TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
 
 TEST(GpuSchedule, PassesThatMoveDataTakeSeveralItemsAThreadWithoutWindows) {
   const std::pair<GpuKernel, uint32_t> kernels[] = {
-      {GpuKernel::Gather, GS_ITEMS_PER_THREAD},
       {GpuKernel::GatherWide, GS_ITEMS_PER_THREAD},
       {GpuKernel::GatherPacked, GS_ITEMS_PER_THREAD_PACKED},
       {GpuKernel::GatherPackedWide, GS_ITEMS_PER_THREAD_PACKED_WIDE},
-      {GpuKernel::Copy, GS_ITEMS_PER_THREAD},
       {GpuKernel::ScatterCopyWide, GS_ITEMS_PER_THREAD},
-      {GpuKernel::ScatterWinners, GS_ITEMS_PER_THREAD},
       {GpuKernel::ScatterWinnersWide, GS_ITEMS_PER_THREAD}};
   for (const auto& [kernel, items] : kernels) {
     EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, false), items) << static_cast<int>(kernel);
@@ -222,6 +219,9 @@ TEST(GpuSchedule, PassesThatMoveDataTakeSeveralItemsAThreadWithoutWindows) {
     EXPECT_EQ(large.groupsY, 4u);
     EXPECT_GE(uint64_t{large.groupsX} * large.groupsY * 64 * items, many);
     EXPECT_EQ(gs::plan::MakeGpuPass(kernel, 64 * items + 1, true).groupsX, items + 1);
+  }
+  for (GpuKernel kernel : {GpuKernel::Gather, GpuKernel::Copy, GpuKernel::ScatterWinners}) {
+    EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, false), 1u) << static_cast<int>(kernel);
   }
 }
 

@@ -28,13 +28,13 @@ namespace gs::plan {
 // Threads per group: [numthreads] of every kernel, and the host's dispatch arithmetic.
 #define GS_THREADS_PER_GROUP 64
 
-// Items (elements or words) a thread takes in the passes that move data (plan/gpu_dispatch.cc,
-// GpuItemsPerThread; gpu/hlsl/common.hlsli, THREAD_ITEMS): a thread then has that many loads in
-// flight before its first store, where one item a thread left a row's load waiting on its index.
-// Packed gathers count words of 2 to 4 elements. Chosen on an H100
-// (perf/results/2026-11-26-h100-items-per-thread.md): 8 words of rows a thread ran slower than 4.
-// The windowed variants take one: they switch views on every load, and only tensors past 2^27
-// elements run them.
+// Words a thread takes in the passes that move words (plan/gpu_dispatch.cc, GpuItemsPerThread;
+// gpu/hlsl/common.hlsli, THREAD_ITEMS): a thread then has that many loads in flight before its
+// first store, where one a thread left a row's load waiting on its index. Packed gathers count
+// words of 2 to 4 elements. Chosen on an H100 (perf/results/2026-11-26-h100-items-per-thread.md):
+// 8 words of rows a thread ran slower than 4. The element kernels (gather, copy, winners of 1- to
+// 8-byte elements) and the windowed variants take one: ScatterElements gained nothing on the
+// H100, and their larger code cost CI minutes of lavapipe's compiler.
 #define GS_ITEMS_PER_THREAD 4
 #define GS_ITEMS_PER_THREAD_PACKED 4  // gather_packed.hlsl's 32-bit words
 #define GS_ITEMS_PER_THREAD_PACKED_WIDE 2  // its 16-byte words
