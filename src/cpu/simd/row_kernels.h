@@ -214,22 +214,37 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
 // p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
 // of bounds; through GatherLines.
+// A chunk's offsets are made and each element's line hinted before any load, so the chunk's
+// cache misses overlap.
 template <class Arch, size_t N, typename IndexT>
 bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
+  constexpr uint64_t kChunk = 128;
+  constexpr uint64_t kBad = ~uint64_t{0};
+  uint64_t chunk[kChunk];
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
-  return GatherLines<Arch, N, false, true>(data, out, n, [&](uint64_t j, uint64_t* to) {
-    uint64_t offset = 0;
-    bool all = true;
-    for (uint64_t c = 0; c < tupleSize; ++c) {
-      bool ok;
-      const uint64_t p = ResolveIndex<IndexT>(idx[j * tupleSize + c], bounds[c], &ok);
-      all = all && ok;
-      offset += p * strides[c];
+  bool allInBounds = true;
+  for (uint64_t j = 0; j < n; j += kChunk) {
+    const uint64_t m = std::min(kChunk, n - j);
+    for (uint64_t k = 0; k < m; ++k) {
+      const IndexT* tuple = idx + (j + k) * tupleSize;
+      uint64_t offset = 0;
+      bool all = true;
+      for (uint64_t c = 0; c < tupleSize; ++c) {
+        bool ok;
+        const uint64_t p = ResolveIndex<IndexT>(tuple[c], bounds[c], &ok);
+        all &= ok;
+        offset += p * strides[c];
+      }
+      chunk[k] = all ? offset : kBad;
+      __builtin_prefetch(data + (all ? offset : 0) * N);
     }
-    *to = offset;
-    return all;
-  });
+    allInBounds &= GatherLines<Arch, N, false, true>(data, out + j * N, m, [&](uint64_t k, uint64_t* to) {
+      *to = chunk[k];
+      return chunk[k] != kBad;
+    });
+  }
+  return allInBounds;
 }
 
 // Fit31: pairs (TupleOffsetsFit31 held for the plan) through 32-bit lanes where the set has

@@ -202,13 +202,27 @@ bool GatherPairs4Vector(const uint8_t* data, const uint64_t* bounds, const uint6
     const V sum = scaled + xsimd::swizzle(scaled, swap);
     return xsimd::select(V(-1) < (at | xsimd::swizzle(at, swap)), sum, V(-1));
   };
+  // A chunk's offsets are made and each element's line hinted before any gather, so the
+  // chunk's cache misses overlap rather than waiting one gather at a time.
+  constexpr uint64_t kChunk = 128;
+  static_assert(kChunk % L == 0);
+  alignas(64) int32_t chunk[kChunk];
   bool allInBounds = true;
   uint64_t j = 0;
-  for (; j + L <= n; j += L) {
-    const V offsets = NarrowPair<Arch>(pairOffsets(idx + 2 * j), pairOffsets(idx + 2 * j + L));
-    const auto ok = V(-1) < offsets;
-    allInBounds &= xsimd::all(ok);
-    GatherStore4<Arch, false>(data, offsets, ok, out + j * 4);
+  while (n - j >= L) {
+    const uint64_t m = std::min(kChunk, (n - j) / L * L);
+    for (uint64_t k = 0; k < m; k += L) {
+      const IndexT* from = idx + 2 * (j + k);
+      NarrowPair<Arch>(pairOffsets(from), pairOffsets(from + L)).store_aligned(chunk + k);
+    }
+    for (uint64_t k = 0; k < m; ++k) __builtin_prefetch(data + static_cast<uint64_t>(std::max(chunk[k], 0)) * 4);
+    for (uint64_t k = 0; k < m; k += L) {
+      const V offsets = V::load_aligned(chunk + k);
+      const auto ok = V(-1) < offsets;
+      allInBounds &= xsimd::all(ok);
+      GatherStore4<Arch, false>(data, offsets, ok, out + (j + k) * 4);
+    }
+    j += m;
   }
   *done = j;
   return allInBounds;
