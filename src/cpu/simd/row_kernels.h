@@ -213,13 +213,11 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
 
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
 // p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
-// of bounds; through GatherLines.
-// A chunk's offsets are made and each element's line hinted before any load, so the chunk's
-// cache misses overlap.
+// of bounds; through GatherLines, a chunk of hinted offsets at a time (kHintedOffsetsChunk).
 template <class Arch, size_t N, typename IndexT>
 bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
-  constexpr uint64_t kChunk = 128;
+  constexpr uint64_t kChunk = kHintedOffsetsChunk;
   constexpr uint64_t kBad = ~uint64_t{0};
   uint64_t chunk[kChunk];
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);

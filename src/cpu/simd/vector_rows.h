@@ -202,9 +202,8 @@ bool GatherPairs4Vector(const uint8_t* data, const uint64_t* bounds, const uint6
     const V sum = scaled + xsimd::swizzle(scaled, swap);
     return xsimd::select(V(-1) < (at | xsimd::swizzle(at, swap)), sum, V(-1));
   };
-  // A chunk's offsets are made and each element's line hinted before any gather, so the
-  // chunk's cache misses overlap rather than waiting one gather at a time.
-  constexpr uint64_t kChunk = 128;
+  // A chunk of offsets first, each line hinted, then the chunk's gathers (kHintedOffsetsChunk).
+  constexpr uint64_t kChunk = kHintedOffsetsChunk;
   static_assert(kChunk % L == 0);
   alignas(64) int32_t chunk[kChunk];
   bool allInBounds = true;
