@@ -63,9 +63,8 @@ struct D3D12Recording::State {
 
 namespace d3d12 {
 
-// The status buffer: first bad flat position (GS_NO_BAD_INDEX: none), the index's two words,
-// and 1 when a scatter's list was longer than the plan's limit.
-inline constexpr uint64_t kStatusBytes = 16;
+// The status buffer's words (GS_STATUS_*, plan/hlsl_shared/gpu_constants.h).
+inline constexpr uint64_t kStatusBytes = 4 * GS_STATUS_WORDS;
 
 // A tensor on the GPU: a buffer, where the tensor starts in it, and its bytes. Views are typed
 // (vkd3d binds typed views only; see design/gpu-path.md) and start at a whole element.

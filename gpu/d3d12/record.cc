@@ -93,7 +93,8 @@ bool WriteConstants(const plan::Plan& plan, const D3D12Recording::State& run) {
     block.pass = run.schedule.passes[i].constants;
     std::memcpy(mapped + i * kConstantBlockStride, &block, sizeof block);
   }
-  const uint32_t statusStart[4] = {GS_NO_BAD_INDEX, 0, 0, 0};
+  uint32_t statusStart[GS_STATUS_WORDS] = {};
+  statusStart[GS_STATUS_FIRST_BAD] = GS_NO_BAD_INDEX;
   std::memcpy(mapped + run.statusInitOffset, statusStart, sizeof statusStart);
   run.constants->Unmap(0, nullptr);
   return true;
@@ -220,18 +221,20 @@ Status D3D12Recording::Result() const {
       Status removed = d3d12::CheckDeviceNotRemoved(device.get(), name + ": D3D12Recording::Result");
       if (!removed.ok()) return removed;  // the status words were never written
     }
-    uint32_t words[4];
+    uint32_t words[GS_STATUS_WORDS];
     uint8_t* mapped = nullptr;
     if (FAILED(run.statusReadback->Map(0, nullptr, reinterpret_cast<void**>(&mapped)))) {
       return Status(StatusCode::Internal, name + ": D3D12: mapping the status readback failed");
     }
     std::memcpy(words, mapped, sizeof words);
     run.statusReadback->Unmap(0, nullptr);
-    if (run.checked && words[0] == GS_BAD_INDEX_MET) return plan::IndicesChangedStatus(run.plan);
-    if (run.checked && words[0] != GS_NO_BAD_INDEX) {
-      return plan::BadIndexStatus(run.plan, words[0], words[1] | (uint64_t{words[2]} << 32));
+    const uint32_t first = words[GS_STATUS_FIRST_BAD];
+    if (run.checked && first == GS_BAD_INDEX_MET) return plan::IndicesChangedStatus(run.plan);
+    if (run.checked && first != GS_NO_BAD_INDEX) {
+      const uint64_t value = words[GS_STATUS_VALUE_LOW] | (uint64_t{words[GS_STATUS_VALUE_HIGH]} << 32);
+      return plan::BadIndexStatus(run.plan, first, value);
     }
-    if (words[3] != 0) {
+    if (words[GS_STATUS_LIST_TOO_LONG] != 0) {
       return Status(StatusCode::Unsupported,
                     name + ": D3D12: more than " + std::to_string(plan::kGpuMaxUpdatesPerElement) +
                         " updates land on one output element, more than the D3D12 path folds on one "

@@ -82,7 +82,7 @@ GS_UAV_WINDOWS4(uint, listNext, u13, u14, u15, u16)    // scatters: per update e
 GS_UAV_WINDOWS4(uint, listOrder, u17, u18, u19, u20)   // scatters: next update in row-major order
 GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's element offset
 
-#define P_VIEW_ELEMENTS step.listLimit_viewElements_stepsInnermost_reserved.y
+#define P_VIEW_ELEMENTS step.listLimit_viewElements_stepsInnermost_reportsBadIndex.y
 
 // Every kernel is built twice: GS_WINDOWED 0 when every tensor and list fits its first view
 // (measured on lavapipe: a scatter over 2^27 elements took about 3 times as long with the switch).
@@ -183,8 +183,9 @@ uint ExchangeHead(uint e, uint value) {
 #define P_INDEX64 step.index64_indexSigned_dataKind_elementBytes.x
 #define P_SIGNED step.index64_indexSigned_dataKind_elementBytes.y
 #define P_KIND step.index64_indexSigned_dataKind_elementBytes.z
-#define P_LIST_LIMIT step.listLimit_viewElements_stepsInnermost_reserved.x
-#define P_STEPS_INNERMOST step.listLimit_viewElements_stepsInnermost_reserved.z
+#define P_LIST_LIMIT step.listLimit_viewElements_stepsInnermost_reportsBadIndex.x
+#define P_STEPS_INNERMOST step.listLimit_viewElements_stepsInnermost_reportsBadIndex.z
+#define P_REPORTS_BAD_INDEX step.listLimit_viewElements_stepsInnermost_reportsBadIndex.w
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 
@@ -197,7 +198,10 @@ uint FirstItem(uint3 id, uint lane) { return (ThreadIndex(id) - lane) * THREAD_I
 
 // A pass after the validation does nothing when a bad index was found or met (checked mode) or
 // a scatter's list was too long for the fold (the host then answers Unsupported).
-bool BadIndexFound() { return (P_CHECKED != GS_UNCHECKED && status[0] != GS_NO_BAD_INDEX) || status[3] != 0; }
+bool BadIndexFound() {
+  return (P_CHECKED != GS_UNCHECKED && status[GS_STATUS_FIRST_BAD] != GS_NO_BAD_INDEX) ||
+         status[GS_STATUS_LIST_TOO_LONG] != 0;
+}
 
 // An index element (by element offset in the Indices view) as low and high words, the high
 // word sign-extended for signed 32-bit indices.
@@ -218,6 +222,23 @@ bool ResolveIndex(uint2 value, uint bound, out uint position) {
   }
   position = value.x;
   return value.y == 0 && value.x < bound;
+}
+
+// Checked mode, once the validation has placed the first bad flat position p: its value goes
+// next to it, so that the host can word the error without reading the indices itself. None
+// when no index is bad, or when a gather met one that the validation did not find again (the
+// indices changed during the call).
+void ReportBadIndexValue(uint p) {
+  if (p >= validation.rank_elementCount.z) return;
+  uint offset = 0;
+  for (uint d = validation.rank_elementCount.x; d-- > 0;) {
+    uint size = LOW(validation.sizes, d);
+    offset += (p % size) * LOW(validation.strides, d);
+    p /= size;
+  }
+  uint2 value = LoadIndex(offset);
+  status[GS_STATUS_VALUE_LOW] = value.x;
+  status[GS_STATUS_VALUE_HIGH] = P_INDEX64 != 0 ? value.y : 0u;
 }
 
 // The unit's offsets in the walked, indexed and Indices tensors (row-major over the plan).

@@ -79,7 +79,7 @@ void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
   }
   if (met && P_CHECKED != GS_UNCHECKED) {
     uint previous;
-    InterlockedMin(status[0], GS_BAD_INDEX_MET, previous);
+    InterlockedMin(status[GS_STATUS_FIRST_BAD], GS_BAD_INDEX_MET, previous);
   }
   [unroll] for (uint s = 0; s < THREAD_ITEMS; ++s) {
     if (ITEM(first, s) < P_THREADS) StoreOutput(ITEM(first, s), words[s]);

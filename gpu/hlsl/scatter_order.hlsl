@@ -2,8 +2,8 @@
 // destination in row-major order (the smallest larger number on its list), so that the
 // combine step folds in order with one walk. Every loop here and in the combine step is as
 // long as one destination's list, and lavapipe ends an invocation's loops after 65535
-// iterations in all: a list longer than the plan's limit flags the run (status[3]) before the
-// copy and the combine, which then do nothing, and the host answers Unsupported.
+// iterations in all: a list longer than the plan's limit flags the run (its status word) before
+// the copy and the combine, which then do nothing, and the host answers Unsupported.
 #include "scatter_status.hlsli"
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
@@ -17,7 +17,7 @@ void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   uint length = 0;
   for (uint u = LoadHead(destination + t % K_BLOCK); u != GS_NO_BAD_INDEX; u = LoadNext(u)) {
     if (++length > P_LIST_LIMIT) {
-      status[3] = 1;
+      status[GS_STATUS_LIST_TOO_LONG] = 1;
       return;
     }
     if (u > t && u < next) next = u;

@@ -294,7 +294,8 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   if (!plan.isScatter) {
     // Checked gathers validate as they go: the gather marks that it met a bad index, and only
     // then does the validation read the indices again to place the first one (an empty
-    // output reads none, so there it always runs), a few threads each walking a strided share.
+    // output reads none, so there it always runs), a few threads each walking a strided share;
+    // its last group to finish reports the value.
     const uint32_t perWord = packedWord / elementBytes;
     if (packedWord != 0) {
       add(packedWord == 16 ? GpuKernel::GatherPackedWide : GpuKernel::GatherPacked, walked / perWord);
@@ -304,7 +305,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     if (validate) {
       const uint64_t share = kGpuValidationElementsPerThread;
       add(GpuKernel::Validate, (plan.validation.elementCount + share - 1) / share);
-      add(GpuKernel::ReportBadIndex, 1);
+      schedule->passes[schedule->passCount - 1].constants.reportsBadIndex = 1;
     }
     SetEncodings(plan, options, schedule);
     if (walked > 0) schedule->passes[0].constants.elementBytes = elementBytes;

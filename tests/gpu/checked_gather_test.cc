@@ -1,7 +1,8 @@
 // A checked gather's validation after the gather runs a thread per 256 indices, each walking
-// positions t, t + threads, ... (plan/gpu_dispatch.cc, gpu/hlsl/validate.hlsl): the error must
-// still name the first bad index in row-major order, with the CPU's words, wherever the bad ones
-// fall among the threads' shares, in one view and in windows.
+// positions t, t + threads, ... (plan/gpu_dispatch.cc, gpu/hlsl/validate.hlsl), and its last
+// group to finish reports the value: the error must still name the first bad index in row-major
+// order, with its value and the CPU's words, wherever the bad ones fall among the threads' shares
+// and the groups, in one view and in windows.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -14,11 +15,17 @@
 
 namespace {
 
-// GATHER_ELEMENTS along axis 1 of a 3 x 50 Float32 input by 3 x 1000 Int64 indices: 3000
-// indices, 12 validation threads.
-constexpr uint32_t kRows = 3, kCols = 50, kPerRow = 1000, kCount = kRows * kPerRow;
+// GATHER_ELEMENTS along axis 1 of a rows x 50 Float32 input by rows x perRow Int64 indices.
+constexpr uint32_t kCols = 50;
+struct Shape {
+  uint32_t rows, perRow;
+};
+constexpr Shape kOneGroup{3, 1000};      // 3000 indices, 12 validation threads
+constexpr Shape kManyGroups{64, 4096};  // 262144 indices, 1024 threads in 16 groups of 64
 
-gs::Status GatherWithBadAt(gs::D3D12Engine* engine, const std::vector<uint32_t>& bad, bool onCpu, uint64_t viewLimit) {
+gs::Status GatherWithBadAt(gs::D3D12Engine* engine, Shape shape, const std::vector<uint32_t>& bad, bool onCpu,
+                           uint64_t viewLimit) {
+  const uint32_t kRows = shape.rows, kPerRow = shape.perRow, kCount = kRows * kPerRow;
   const uint32_t inputSizes[] = {kRows, kCols}, indexSizes[] = {kRows, kPerRow};
   const gs::TensorDesc input{gs::DataType::Float32, 2, inputSizes, nullptr, kRows * kCols * 4};
   const gs::TensorDesc indices{gs::DataType::Int64, 2, indexSizes, nullptr, kCount * 8ull};
@@ -43,23 +50,38 @@ gs::Status GatherWithBadAt(gs::D3D12Engine* engine, const std::vector<uint32_t>&
   return status;
 }
 
-TEST(CheckedGather, TheFirstBadIndexAmongTheValidationThreadsShares) {
+// Each set of bad positions on the CPU and on D3D12, in one view and in windows of `window`
+// elements: the same error, word for word (none for no bad position).
+void ExpectTheCpuError(Shape shape, const std::vector<std::vector<uint32_t>>& cases, uint64_t window) {
   std::string why;
   gs::D3D12Engine* engine = gs_gpu_test::SharedEngine(&why);
   ASSERT_NE(engine, nullptr) << "no D3D12 device: " << why;
-  // Thread t of 12 walks t, t + 12, ...: the first bad one in a later thread's share than
-  // another bad one, late in a share, the very first and last, and none.
-  const std::vector<std::vector<uint32_t>> cases = {
-      {}, {0}, {kCount - 1}, {1003, 1500, 1998}, {257, 256}, {2999, 1201, 1200, 13}, {11, 12}};
-  for (uint64_t viewLimit : {gs::plan::kGpuViewElementLimit, uint64_t{1024}}) {
+  for (uint64_t viewLimit : {gs::plan::kGpuViewElementLimit, window}) {
     for (const std::vector<uint32_t>& bad : cases) {
-      const gs::Status cpu = GatherWithBadAt(engine, bad, true, viewLimit);
-      const gs::Status gpu = GatherWithBadAt(engine, bad, false, viewLimit);
+      const gs::Status cpu = GatherWithBadAt(engine, shape, bad, true, viewLimit);
+      const gs::Status gpu = GatherWithBadAt(engine, shape, bad, false, viewLimit);
       EXPECT_EQ(cpu.ok(), bad.empty()) << cpu.message();
       EXPECT_EQ(gpu.code(), cpu.code()) << gpu.message();
       EXPECT_EQ(gpu.message(), cpu.message()) << "view limit " << viewLimit;
     }
   }
+}
+
+TEST(CheckedGather, TheFirstBadIndexAmongTheValidationThreadsShares) {
+  // Thread t of 12 walks t, t + 12, ...: the first bad one in a later thread's share than
+  // another bad one, late in a share, the very first and last, and none.
+  const uint32_t count = kOneGroup.rows * kOneGroup.perRow;
+  ExpectTheCpuError(kOneGroup, {{}, {0}, {count - 1}, {1003, 1500, 1998}, {257, 256}, {2999, 1201, 1200, 13}, {11, 12}},
+                    1024);
+}
+
+TEST(CheckedGather, TheLastValidationGroupToFinishReportsTheFirstBadIndex) {
+  // Thread t of 1024 walks t, t + 1024, ...; group g holds threads 64g .. 64g + 63. The first
+  // bad one in the last group with later ones in the first (which may finish before it), in a
+  // middle group only, in the first group only, and at the very end.
+  const uint32_t count = kManyGroups.rows * kManyGroups.perRow;
+  ExpectTheCpuError(kManyGroups, {{1000, 1029, 2048 + 3}, {200000 + 320, 261000}, {5}, {count - 1}, {70000, 102407, 63}},
+                    1 << 16);
 }
 
 }  // namespace

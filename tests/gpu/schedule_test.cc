@@ -38,6 +38,7 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
                                                 GpuKernel::ClearLists, GpuKernel::ScatterLink,
                                                 GpuKernel::ScatterOrder, GpuKernel::ScatterCopyWide,
                                                 GpuKernel::ScatterCombine}));
+  EXPECT_EQ(s.passes[0].constants.reportsBadIndex, 0u);  // a pass of its own reports
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 1000u);
   // The fold combines elements; the copy moves 16-byte words through its own views.
@@ -270,9 +271,10 @@ TEST(GpuSchedule, CheckedGathersValidateAfterTheGatherAndEmptyCallsDispatchNothi
   gs::CompiledOperator op;
   gather(10, 20, &op);
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel, GpuKernel::Validate, GpuKernel::ReportBadIndex}));
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel, GpuKernel::Validate}));
   EXPECT_EQ(s.passes[0].constants.checked, uint32_t{GS_CHECKED});
   EXPECT_EQ(s.passes[1].constants.checked, uint32_t{GS_CHECKED_IF_MET});
+  EXPECT_EQ(s.passes[1].constants.reportsBadIndex, 1u);  // the last pass reports the value itself
   EXPECT_EQ(s.passes[1].threads, 1u);  // 80 indices: one thread walks them all
   gather(10, 1000, &op);  // 4000 indices: a thread per 256, not one per index
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
@@ -285,7 +287,7 @@ TEST(GpuSchedule, CheckedGathersValidateAfterTheGatherAndEmptyCallsDispatchNothi
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel}));
   gather(0, 20, &op);  // an empty input: every index is bad, the output is not empty
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel, GpuKernel::Validate, GpuKernel::ReportBadIndex}));
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{gatherKernel, GpuKernel::Validate}));
   gather(10, 0, &op);  // an empty output and no index: nothing at all
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
   EXPECT_EQ(s.passCount, 0u);

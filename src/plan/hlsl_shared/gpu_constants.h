@@ -45,6 +45,16 @@ namespace gs::plan {
 #define GS_TENSOR_WINDOWS 8
 #define GS_LIST_WINDOWS 4
 
+// The status words (gpu/d3d12/record.cc starts them and reads them back): the first bad flat
+// position (GS_NO_BAD_INDEX before validation), that index's low and high words, a scatter's list
+// too long for its fold, and the groups of a reporting validation that have finished.
+#define GS_STATUS_FIRST_BAD 0
+#define GS_STATUS_VALUE_LOW 1
+#define GS_STATUS_VALUE_HIGH 2
+#define GS_STATUS_LIST_TOO_LONG 3
+#define GS_STATUS_GROUPS_DONE 4
+#define GS_STATUS_WORDS 5
+
 // No bad index found (the status word's value before validation).
 #define GS_NO_BAD_INDEX 0xffffffffu
 // A checked gather met a bad index but has not placed it: the validation that follows then
@@ -69,7 +79,7 @@ struct PassConstants {
   GS_QUAD(listLimit,     // scatters: most updates one output element may receive
           viewElements,  // elements of each view window (GS_TENSOR_WINDOWS, GS_LIST_WINDOWS)
           stepsInnermost,  // packed gathers: a word's elements lie in one run of the innermost dim
-          reserved)
+          reportsBadIndex)  // validation: its last group to finish also reports the bad index's value
 };
 
 #ifdef __cplusplus
