@@ -1,5 +1,5 @@
-// Checked scatters, after their validation: one thread reports the first bad index's value
-// (a gather's validation reports it itself, validate.hlsl).
+// Checked scatters, after a validation too long to report itself (validate.hlsl): one thread
+// reports the first bad index's value.
 #include "common.hlsli"
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]

@@ -315,10 +315,14 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     if (walked > 0 && validate) schedule->passes[1].constants.checked = GS_CHECKED_IF_MET;
     return {};
   }
-  // Scatters stay all or nothing: the validation runs first.
+  // Scatters stay all or nothing: the validation runs first, a thread per index.
   if (validate) {
     add(GpuKernel::Validate, plan.validation.elementCount);
-    add(GpuKernel::ReportBadIndex, 1);
+    if (plan.validation.elementCount <= kGpuSelfReportingValidationThreads) {
+      schedule->passes[schedule->passCount - 1].constants.reportsBadIndex = 1;
+    } else {
+      add(GpuKernel::ReportBadIndex, 1);
+    }
   }
   const uint64_t copied = options.inPlace ? 0 : schedule->copy.unitCount * schedule->copy.blockElements;
   const bool wide = elementBytes == 16;

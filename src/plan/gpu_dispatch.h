@@ -48,6 +48,12 @@ inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
 // above, stays far away).
 inline constexpr uint32_t kGpuValidationElementsPerThread = 256;
 
+// A validation of at most this many threads reports the bad index's value itself, its last group
+// to finish doing it (gpu/hlsl/validate.hlsl): a gather's always (it is the last pass), a
+// scatter's where the groups counting themselves done on one word (an atomic each) cost less
+// than the one-thread pass and barrier they save; a longer one has report_bad_index.hlsl after it.
+inline constexpr uint64_t kGpuSelfReportingValidationThreads = uint64_t{1024} * GS_THREADS_PER_GROUP;
+
 struct GpuPass {
   GpuKernel kernel = GpuKernel::Gather;  // run as its variant for constants.elementBytes
   uint32_t threads = 0;  // items of work (GpuItemsPerThread a thread)

@@ -239,6 +239,21 @@ TEST(ScatterWinners, BadIndexChecked) {
   }
 }
 
+// A validation of up to kGpuSelfReportingValidationThreads indices reports the first bad one's
+// value from its last group to finish, a longer one has a pass after it that does: both give
+// the CPU's error, with bad indices in many groups.
+TEST(ScatterWinners, BadIndexCheckedWhereTheValidationReportsAndWhereAPassDoes) {
+  const uint32_t most = static_cast<uint32_t>(gs::plan::kGpuSelfReportingValidationThreads);
+  for (const uint32_t count : {most, most + 100}) {
+    Scatter rows;
+    MakeRows(4, 37, 2, count, &rows);
+    SetIndex(&rows, count - 1, 38);
+    SetIndex(&rows, 40001, -39);
+    SetIndex(&rows, 40000 + GS_THREADS_PER_GROUP, 37);
+    CheckBothBindings(rows, gs::IndexChecking::Checked, false, std::to_string(count) + " rows, bad indices");
+  }
+}
+
 // Rows in every word the plan picks (plan/gpu_dispatch.cc, ScatterWordBytes): the claims per
 // destination word, the copy and the winners in words; with and without view windows, and
 // checked and unchecked with bad indices. Widths that hold no word run on their elements.

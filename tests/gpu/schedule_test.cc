@@ -34,20 +34,30 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
   gs::plan::GpuOptions checked;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
   // The copy comes after the order step, which may abandon the run (a list too long).
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate,
                                                 GpuKernel::ClearLists, GpuKernel::ScatterLink,
                                                 GpuKernel::ScatterOrder, GpuKernel::ScatterCopyWide,
                                                 GpuKernel::ScatterCombine}));
-  EXPECT_EQ(s.passes[0].constants.reportsBadIndex, 0u);  // a pass of its own reports
+  EXPECT_EQ(s.passes[0].constants.reportsBadIndex, 1u);  // 1000 threads: it reports the value itself
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 1000u);
   // The fold combines elements; the copy moves 16-byte words through its own views.
   EXPECT_EQ(s.elementBytes, 4u);
   EXPECT_EQ(s.copyBytes, 16u);
-  EXPECT_TRUE(s.passes[5].copyViews);
-  EXPECT_EQ(s.passes[5].threads, 250u);
-  EXPECT_EQ(s.passes[5].constants.elementBytes, 16u);
-  EXPECT_FALSE(s.passes[6].copyViews);
+  EXPECT_TRUE(s.passes[4].copyViews);
+  EXPECT_EQ(s.passes[4].threads, 250u);
+  EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
+  EXPECT_FALSE(s.passes[5].copyViews);
+
+  // A validation of more threads than its groups should count on one word: a pass reports.
+  const uint64_t most = gs::plan::kGpuSelfReportingValidationThreads;
+  for (const uint64_t elements : {most, most + 1}) {
+    const gs::CompiledOperator longer = Scatter(gs::Reduction::Add, static_cast<uint32_t>(elements));
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*longer.plan(), checked, &s), "");
+    EXPECT_EQ(s.passes[0].kernel, GpuKernel::Validate);
+    EXPECT_EQ(s.passes[0].constants.reportsBadIndex, elements == most ? 1u : 0u);
+    EXPECT_EQ(s.passes[1].kernel, elements == most ? GpuKernel::ClearLists : GpuKernel::ReportBadIndex);
+  }
 
   gs::plan::GpuOptions inPlaceUnchecked;
   inPlaceUnchecked.checked = false;
@@ -66,18 +76,18 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   gs::plan::GpuSchedule s;
   gs::plan::GpuOptions checked;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*none.plan(), checked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate,
                                                 GpuKernel::ClearLists, GpuKernel::ScatterClaim,
                                                 GpuKernel::ScatterCopyWide, GpuKernel::ScatterWinners}));
   EXPECT_EQ(s.listHeadElements, 1000u);
   EXPECT_EQ(s.listNextElements, 0u);
   // Single elements claimed and written, the copy in 16-byte words through its own views.
-  EXPECT_EQ(s.passes[5].constants.elementBytes, 4u);
-  EXPECT_FALSE(s.passes[5].copyViews);
-  EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
-  EXPECT_TRUE(s.passes[4].copyViews);
-  EXPECT_EQ(s.passes[4].threads, 250u);
-  EXPECT_EQ(s.passes[2].threads, 1000u);
+  EXPECT_EQ(s.passes[4].constants.elementBytes, 4u);
+  EXPECT_FALSE(s.passes[4].copyViews);
+  EXPECT_EQ(s.passes[3].constants.elementBytes, 16u);
+  EXPECT_TRUE(s.passes[3].copyViews);
+  EXPECT_EQ(s.passes[3].threads, 250u);
+  EXPECT_EQ(s.passes[1].threads, 1000u);
 
   // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per
   // 16-byte word (8 a row), and a claim word per Output word: 512, more than 4 a row, so only
@@ -92,14 +102,14 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   gs::plan::GpuOptions inPlace;
   inPlace.inPlace = true;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.plan(), inPlace, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate,
                                                 GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
                                                 GpuKernel::ScatterWinnersWide}));
+  EXPECT_EQ(s.passes[1].threads, 10u);
   EXPECT_EQ(s.passes[2].threads, 10u);
-  EXPECT_EQ(s.passes[3].threads, 10u);
-  EXPECT_EQ(s.passes[4].threads, 80u);
-  EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
-  EXPECT_EQ(s.passes[2].constants.elementBytes, 4u);  // the claims read no element
+  EXPECT_EQ(s.passes[3].threads, 80u);
+  EXPECT_EQ(s.passes[3].constants.elementBytes, 16u);
+  EXPECT_EQ(s.passes[1].constants.elementBytes, 4u);  // the claims read no element
   EXPECT_EQ(s.elementBytes, 16u);
   EXPECT_EQ(s.listHeadElements, 64u * 32u / 4u);
   EXPECT_EQ(s.walk.blockElements, 8u);
