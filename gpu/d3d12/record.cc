@@ -57,7 +57,7 @@ Status SchedulePasses(D3D12Engine::State& engine, const plan::Plan& plan, bool c
 // The constants (a block per pass, then the status words' start), the status and its readback,
 // and a scatter's lists: the heads (or claims), and the per-update lists where the schedule walks
 // them. False when one could not be made.
-bool CreateRunBuffers(ID3D12Device* device, const plan::Plan& plan, D3D12Recording::State* run) {
+bool CreateRunBuffers(ID3D12Device* device, D3D12Recording::State* run) {
   const plan::GpuSchedule& schedule = run->schedule;
   const D3D12_RESOURCE_FLAGS uav = D3D12_RESOURCE_FLAG_ALLOW_UNORDERED_ACCESS;
   const D3D12_RESOURCE_STATES unordered = D3D12_RESOURCE_STATE_UNORDERED_ACCESS;
@@ -67,7 +67,7 @@ bool CreateRunBuffers(ID3D12Device* device, const plan::Plan& plan, D3D12Recordi
   run->status = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, kStatusBytes, D3D12_RESOURCE_STATE_COPY_DEST, uav);
   run->statusReadback = CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, kStatusBytes, D3D12_RESOURCE_STATE_COPY_DEST);
   bool made = run->constants && run->status && run->statusReadback;
-  if (plan.isScatter) {
+  if (schedule.listHeadElements > 0) {  // none for a scatter by lines
     run->heads = CreateBuffer(device, D3D12_HEAP_TYPE_DEFAULT, schedule.listHeadElements * 4, unordered, uav);
     made = made && run->heads;
   }
@@ -160,7 +160,7 @@ Status Prepare(D3D12Engine::State& engine, const GpuTensor* tensors, bool inPlac
   const plan::Plan& plan = run->plan;
   const std::string name = OperatorTypeName(plan.op);
   ID3D12Device* device = engine.device.get();
-  if (!CreateRunBuffers(device, plan, run)) {
+  if (!CreateRunBuffers(device, run)) {
     return Status(StatusCode::OutOfMemory, name + ": D3D12: creating a buffer failed");
   }
   if (!WriteConstants(plan, *run)) return Status(StatusCode::Internal, name + ": D3D12: mapping the constants failed");

@@ -150,9 +150,29 @@ void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* sche
 // no per-update list.
 bool OverwritesWithoutLists(const Plan& plan) { return plan.reduction == Reduction::None; }
 
+// Element scatters whose index drives at most one walked dim: the updates along it (a line)
+// reach only their own line of the Output, which does not overlap itself, so a thread per line
+// walking it in order keeps row-major order with no claims or lists (scatter_lines.hlsl). Where
+// the lines are many, or short enough that a thread's walk is cheap, and never longer than
+// kGpuMaxScatterLine. The lines go in *lines.
+bool ScatterLines(const Plan& plan, uint64_t* lines) {
+  const KernelConstants& k = plan.walk;
+  if (!plan.isScatter || k.blockElements != 1 || k.tupleSize != 1) return false;
+  uint64_t length = 1;
+  uint32_t driven = 0;
+  for (uint32_t d = 0; d < k.rank; ++d) {
+    if (k.dataStrides[d] == 0) ++driven, length = k.sizes[d];
+  }
+  if (driven > 1 || length > kGpuMaxScatterLine) return false;
+  *lines = k.unitCount / length;
+  return *lines >= kGpuMinScatterLines || length <= kGpuShortScatterLine;
+}
+
 // Words of the scatter scratch lists' largest: a head per Output element (an overwrite's claim
-// per Output word), and for the list walk a link per update element.
+// per Output word), and for the list walk a link per update element; none for lines.
 uint64_t ScatterListElements(const Plan& plan, uint32_t elementBytes) {
+  uint64_t lines = 0;
+  if (ScatterLines(plan, &lines)) return 0;
   const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
   if (OverwritesWithoutLists(plan)) {
     const uint64_t factor = elementBytes / plan.elementSize;
@@ -327,7 +347,11 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   const uint64_t copied = options.inPlace ? 0 : schedule->copy.unitCount * schedule->copy.blockElements;
   const bool wide = elementBytes == 16;
   const GpuKernel copyKernel = schedule->copyBytes == 16 ? GpuKernel::ScatterCopyWide : GpuKernel::Copy;
-  if (OverwritesWithoutLists(plan)) {
+  uint64_t lines = 0;
+  if (ScatterLines(plan, &lines)) {
+    add(copyKernel, copied);
+    add(GpuKernel::ScatterLines, walked > 0 ? lines : 0);
+  } else if (OverwritesWithoutLists(plan)) {
     // The last update of each destination claims it (InterlockedMin of its number's complement
     // on the claim word of its destination's first element or word), then only the claimed
     // units write: no list, no walk.
@@ -353,7 +377,8 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   // its own.
   for (uint32_t i = 0; i < schedule->passCount; ++i) {
     GpuPass& pass = schedule->passes[i];
-    if (pass.kernel == GpuKernel::ScatterWinners || pass.kernel == GpuKernel::ScatterWinnersWide) {
+    if (pass.kernel == GpuKernel::ScatterWinners || pass.kernel == GpuKernel::ScatterWinnersWide ||
+        pass.kernel == GpuKernel::ScatterLines) {
       pass.constants.elementBytes = elementBytes;
     }
     if (pass.kernel == copyKernel) {

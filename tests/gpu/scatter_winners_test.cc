@@ -169,6 +169,36 @@ void MakeElements(uint32_t elementBytes, uint32_t width, uint32_t count, Scatter
   std::memcpy(s->indexBytes.data(), index.data(), s->indexBytes.size());
 }
 
+// ScatterElements along axis 0: Input {rows, columns}, INT32 indices and Updates {count,
+// columns}, the reduction given; update (u, c) goes to row ((u / 2) * 7 + c * 3) % rows,
+// counted from the end on odd u: updates 2k and 2k + 1 of a line (column) land on one row, and
+// a long line comes back to each of its rows.
+void MakeLines(uint32_t elementBytes, uint32_t rows, uint32_t columns, uint32_t count, gs::Reduction reduction,
+               Scatter* s) {
+  s->inputSizes[0] = rows, s->inputSizes[1] = columns;
+  s->updateSizes[0] = count, s->updateSizes[1] = columns;
+  const gs::DataType type = TypeOfSize(elementBytes);
+  s->input = {type, 2, s->inputSizes, nullptr, uint64_t{rows} * columns * elementBytes};
+  s->indices = {gs::DataType::Int32, 2, s->updateSizes, nullptr, uint64_t{count} * columns * 4};
+  s->updates = {type, 2, s->updateSizes, nullptr, uint64_t{count} * columns * elementBytes};
+  s->elements = {&s->input, &s->indices, &s->updates, &s->input, 0, reduction};
+  s->desc = {gs::OperatorType::ScatterElements, &s->elements};
+  ASSERT_TRUE(gs::CompileOperator(s->desc, &s->op).ok());
+  s->inputBytes.resize(s->input.TotalTensorSizeInBytes);
+  s->updateBytes.resize(s->updates.TotalTensorSizeInBytes);
+  Fill(&s->inputBytes, 5);
+  Fill(&s->updateBytes, 6);
+  std::vector<int32_t> index(uint64_t{count} * columns);
+  for (uint32_t u = 0; u < count; ++u) {
+    for (uint32_t c = 0; c < columns; ++c) {
+      const int32_t row = static_cast<int32_t>(((u / 2) * 7 + c * 3) % rows);
+      index[uint64_t{u} * columns + c] = u % 2 ? row - static_cast<int32_t>(rows) : row;
+    }
+  }
+  s->indexBytes.resize(index.size() * 4);
+  std::memcpy(s->indexBytes.data(), index.data(), s->indexBytes.size());
+}
+
 // Writes an INT64 (rows) or INT32 (elements) index value at a flat position.
 void SetIndex(Scatter* s, uint32_t position, int64_t value) {
   if (s->desc.Type == gs::OperatorType::ScatterNd) {
@@ -251,6 +281,39 @@ TEST(ScatterWinners, BadIndexCheckedWhereTheValidationReportsAndWhereAPassDoes) 
     SetIndex(&rows, 40001, -39);
     SetIndex(&rows, 40000 + GS_THREADS_PER_GROUP, 37);
     CheckBothBindings(rows, gs::IndexChecking::Checked, false, std::to_string(count) + " rows, bad indices");
+  }
+}
+
+// Element scatters by lines (scatter_lines.hlsl): a thread per column walks its updates in
+// order. Many lines (2048 columns of 100 updates) and a few short ones (5 columns of 64), every
+// element size, the overwrite and the reductions, in one view and in windows; then bad
+// indices, checked and dropped.
+TEST(ScatterLines, EachLineInRowMajorOrder) {
+  struct LinesCase {
+    uint32_t columns, count;
+  };
+  for (const LinesCase c : {LinesCase{2048, 100}, LinesCase{5, 64}}) {
+    for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
+      for (const gs::Reduction reduction : {gs::Reduction::None, gs::Reduction::Add, gs::Reduction::Max}) {
+        const std::string what = std::to_string(c.columns) + " lines of " + std::to_string(c.count) + ", " +
+                                 std::to_string(bytes) + "-byte elements, reduction " +
+                                 std::to_string(static_cast<int>(reduction));
+        Scatter s;
+        MakeLines(bytes, 37, c.columns, c.count, reduction, &s);
+        gs::plan::GpuSchedule schedule;
+        ASSERT_EQ(gs::plan::ScheduleGpuPasses(*s.op.plan(), {}, &schedule), "");
+        ASSERT_EQ(schedule.passes[schedule.passCount - 1].kernel, gs::plan::GpuKernel::ScatterLines) << what;
+        EXPECT_EQ(schedule.passes[schedule.passCount - 1].threads, c.columns) << what;
+        for (const bool windowed : {false, true}) CheckBothBindings(s, gs::IndexChecking::Checked, windowed, what);
+      }
+    }
+  }
+  Scatter s;
+  MakeLines(4, 37, 2048, 100, gs::Reduction::Add, &s);
+  SetIndex(&s, 5000, 37);
+  SetIndex(&s, 150000, -38);
+  for (const gs::IndexChecking checking : {gs::IndexChecking::Checked, gs::IndexChecking::Unchecked}) {
+    CheckBothBindings(s, checking, false, "lines, bad indices");
   }
 }
 

@@ -68,6 +68,52 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
                                                 GpuKernel::ScatterOrder, GpuKernel::ScatterCombine}));
 }
 
+// Element scatters along axis 0 of {count, columns} updates: a thread per column (line) where
+// the lines are many or short and none is too long, with no claims or lists; else claims.
+TEST(GpuSchedule, ElementScattersByLinesWhereTheyAreManyOrShort) {
+  const auto lines = [](uint32_t count, uint32_t columns, gs::CompiledOperator* op) {
+    static uint32_t dataSizes[2], updateSizes[2];
+    dataSizes[0] = 64, dataSizes[1] = columns, updateSizes[0] = count, updateSizes[1] = columns;
+    static gs::TensorDesc data, indices, updates;
+    data = {gs::DataType::Float32, 2, dataSizes, nullptr, 64ull * columns * 4};
+    indices = {gs::DataType::Int64, 2, updateSizes, nullptr, uint64_t{count} * columns * 8};
+    updates = {gs::DataType::Float32, 2, updateSizes, nullptr, uint64_t{count} * columns * 4};
+    const gs::ScatterElementsOperatorDesc desc{&data, &indices, &updates, &data, 0, gs::Reduction::None};
+    ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, op).ok());
+  };
+  using gs::plan::kGpuMaxScatterLine, gs::plan::kGpuMinScatterLines, gs::plan::kGpuShortScatterLine;
+  const uint32_t many = kGpuMinScatterLines, shortLine = kGpuShortScatterLine;
+  const uint32_t longest = kGpuMaxScatterLine;
+  gs::plan::GpuSchedule s;
+  gs::plan::GpuOptions inPlaceUnchecked;
+  inPlaceUnchecked.checked = false;
+  inPlaceUnchecked.inPlace = true;
+  gs::CompiledOperator op;
+  lines(100, many, &op);  // many lines
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
+  EXPECT_EQ(s.passes[0].threads, many);
+  EXPECT_EQ(s.listHeadElements, 0u);
+  EXPECT_EQ(s.passes[0].constants.elementBytes, 4u);
+  gs::plan::GpuOptions checked;  // not in place: the copy first
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
+                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterLines}));
+  lines(shortLine, 3, &op);  // few short lines
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
+  EXPECT_EQ(s.passes[0].threads, 3u);
+  lines(shortLine + 1, many - 1, &op);  // fewer lines, longer: claims
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s)[1], GpuKernel::ScatterClaim);
+  lines(longest, many, &op);  // the longest line
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
+  lines(longest + 1, 4, &op);  // a line too long, however few: claims
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s)[1], GpuKernel::ScatterClaim);
+}
+
 // Overwrites (reduction NONE) walk no list: the updates claim their destinations, then only
 // the claimed ones write, after the copy; the claims take one word per Output element (or
 // word) and per-update lists none. As many claim words as units: all cleared at once.
