@@ -105,6 +105,7 @@ SliceCopy SliceCopyFor(CopyWay way) {
       return VectorSliceBase;
     case CopyWay::kCachedSource:
     case CopyWay::kStreaming:
+    case CopyWay::kStreamingPieces:
 #ifdef GS_COPY_X86
       if (__builtin_cpu_supports("avx512f")) return StreamingSlice512;
       if (__builtin_cpu_supports("avx")) return StreamingSlice256;
@@ -139,6 +140,27 @@ void ForEachSlice(size_t bytes, int threads, tbb::task_arena* arena, const Body&
   });
 }
 
+// The parts of `bytes` each handed to body(begin, end): a slice per thread, or for
+// kStreamingPieces pieces of kCopyPieceBytes dealt to the threads as they finish.
+template <typename Body>
+void ForEachPart(CopyWay way, size_t bytes, int threads, tbb::task_arena* arena, const Body& body) {
+  if (way != CopyWay::kStreamingPieces || threads <= 1 || arena == nullptr) {
+    ForEachSlice(bytes, threads, arena, body);
+    return;
+  }
+  const size_t pieces = (bytes + kCopyPieceBytes - 1) / kCopyPieceBytes;
+  arena->execute([&] {
+    tbb::parallel_for(
+        tbb::blocked_range<size_t>(0, pieces, 1),
+        [&](const tbb::blocked_range<size_t>& r) {
+          for (size_t i = r.begin(); i < r.end(); ++i) {
+            body(i * kCopyPieceBytes, std::min(bytes, (i + 1) * kCopyPieceBytes));
+          }
+        },
+        tbb::simple_partitioner());
+  });
+}
+
 SliceCopy SliceCopyOrMemcpy(CopyWay way) {
   SliceCopy copy = SliceCopyFor(way);
   return copy != nullptr ? copy : MemcpySlice;  // a way this CPU lacks
@@ -159,6 +181,7 @@ const char* CopyWayName(CopyWay way) {
     case CopyWay::kVector: return "vector";
     case CopyWay::kCachedSource: return "cached";
     case CopyWay::kCachedVector: return "cached_vector";
+    case CopyWay::kStreamingPieces: return "nt_pieces";
   }
   return "?";
 }
@@ -170,7 +193,7 @@ void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::ta
   const SliceCopy copy = SliceCopyOrMemcpy(way);
   auto* d = static_cast<char*>(dst);
   auto* s = static_cast<const char*>(src);
-  ForEachSlice(bytes, threads, arena, [&](size_t begin, size_t end) { copy(d + begin, s + begin, end - begin); });
+  ForEachPart(way, bytes, threads, arena, [&](size_t begin, size_t end) { copy(d + begin, s + begin, end - begin); });
 }
 
 void CyclicParallelCopy(void* dst, size_t dst_bytes, const void* src, size_t src_bytes, int threads,
@@ -181,7 +204,7 @@ void CyclicParallelCopy(void* dst, size_t dst_bytes, const void* src, size_t src
   auto* s = static_cast<const char*>(src);
   // Each slice reads on from where its first byte falls in the source and wraps at its end:
   // no slice waits for another, where a parallel loop per source-sized piece waited once a piece.
-  ForEachSlice(dst_bytes, threads, arena, [&](size_t begin, size_t end) {
+  ForEachPart(way, dst_bytes, threads, arena, [&](size_t begin, size_t end) {
     size_t from = begin % src_bytes;
     for (size_t at = begin; at < end;) {
       const size_t n = std::min(end - at, src_bytes - from);
@@ -228,6 +251,7 @@ CopyTimes CopyBaseline::Run(int threads) {
     const auto way = static_cast<CopyWay>((first + k) % kCopyWays);
     const bool cyclic = way == CopyWay::kCachedSource || way == CopyWay::kCachedVector;
     if (!CopyWayAvailable(way) || (cyclic && cached_src_.size() == 0)) continue;
+    if (way == CopyWay::kStreamingPieces && threads <= 1) continue;  // kStreaming's very copy
     const auto t0 = std::chrono::steady_clock::now();
     if (cyclic) {
       CyclicParallelCopy(dst_.data(), dst_.size(), cached_src_.data(), cached_src_.size(), threads, ArenaFor(threads), way);

@@ -33,13 +33,21 @@ enum class CopyWay {
   // The same with kVector's stores: a destination that fits the cache takes plain stores
   // faster than non-temporal ones on some machines.
   kCachedVector,
+  // kStreaming's stores over pieces of kCopyPieceBytes dealt to the threads as they finish, not
+  // a slice each: how gs's scatters copy Input to Output. All threads then stream through
+  // neighbouring bytes, and none waits on a slower one's slice (timed with 2 threads or more).
+  kStreamingPieces,
 };
-constexpr int kCopyWays = 5;
-// "memcpy", "nt", "vector", "cached", "cached_vector": the counters' prefixes
+constexpr int kCopyWays = 6;
+// "memcpy", "nt", "vector", "cached", "cached_vector", "nt_pieces": the counters' prefixes
 const char* CopyWayName(CopyWay way);
 bool CopyWayAvailable(CopyWay way);
 
-// `bytes` copied in `threads` 64-byte-aligned slices, one per thread of arena, each slice by `way`.
+// kStreamingPieces' piece: src/plan/cpu_choice.cc's kCopyPieceBytes.
+constexpr size_t kCopyPieceBytes = 256 * 1024;
+
+// `bytes` copied in `threads` 64-byte-aligned slices, one per thread of arena, each slice by
+// `way` (kStreamingPieces: in pieces, dealt as the threads finish).
 void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::task_arena* arena,
                   CopyWay way = CopyWay::kMemcpy);
 

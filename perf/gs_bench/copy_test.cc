@@ -14,14 +14,14 @@ constexpr unsigned char kSentinel = 0xEE;
 
 class CopyWays : public ::testing::TestWithParam<CopyWay> {};
 
-// Every way, 1 to 3 threads, sizes around a line and a slice, source and destination offsets
-// off the 64-byte grid: the destination holds the source's bytes and nothing outside it moved.
+// Every way, 1 to 3 threads, sizes around a line, a slice and a piece (nt_pieces' last one
+// short), source and destination offsets off the 64-byte grid: the destination holds the source's bytes and nothing outside it moved.
 TEST_P(CopyWays, CopiesExactlyTheBytes) {
   const CopyWay way = GetParam();
   if (!CopyWayAvailable(way)) GTEST_SKIP() << CopyWayName(way) << " is not built for this CPU";
   for (int threads : {1, 2, 3}) {
     for (size_t bytes : {size_t{0}, size_t{1}, size_t{63}, size_t{64}, size_t{65}, size_t{1000},
-                         size_t{4096 * 3 + 17}, size_t{1} << 20}) {
+                         size_t{4096 * 3 + 17}, size_t{1} << 20, (size_t{1} << 20) + 4096 * 3 + 17}) {
       for (size_t src_off : {size_t{0}, size_t{3}}) {
         for (size_t dst_off : {size_t{0}, size_t{5}, size_t{32}}) {
           std::vector<unsigned char> src(bytes + src_off + 64), dst(bytes + dst_off + 128, kSentinel);
@@ -47,7 +47,7 @@ TEST_P(CopyWays, CyclicCopyRepeatsTheSourceAcrossSlices) {
   const CopyWay way = GetParam();
   if (!CopyWayAvailable(way)) GTEST_SKIP() << CopyWayName(way) << " is not built for this CPU";
   for (int threads : {1, 2, 3}) {
-    for (size_t bytes : {size_t{0}, size_t{100}, size_t{4096 * 3 + 17}, size_t{1} << 20}) {
+    for (size_t bytes : {size_t{0}, size_t{100}, size_t{4096 * 3 + 17}, size_t{1} << 20, (size_t{1} << 20) + 4113}) {
       for (size_t src_bytes : {size_t{1}, size_t{100}, size_t{4096}, size_t{65536 + 37}, (size_t{1} << 20) + 64}) {
         std::vector<unsigned char> src(src_bytes), dst(bytes + 128, kSentinel);
         for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<unsigned char>(i * 131 + i / 251 + 7);
@@ -63,7 +63,8 @@ TEST_P(CopyWays, CyclicCopyRepeatsTheSourceAcrossSlices) {
 
 INSTANTIATE_TEST_SUITE_P(All, CopyWays,
                          ::testing::Values(CopyWay::kMemcpy, CopyWay::kStreaming, CopyWay::kVector,
-                                           CopyWay::kCachedSource, CopyWay::kCachedVector),
+                                           CopyWay::kCachedSource, CopyWay::kCachedVector,
+                                           CopyWay::kStreamingPieces),
                          [](const auto& info) { return std::string(CopyWayName(info.param)); });
 
 // A round times every available way, and the fastest is the least of them.
