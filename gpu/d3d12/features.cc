@@ -35,8 +35,7 @@ std::string MissingRunFeature(const DeviceFeatures& features, const plan::Plan& 
   if (plan.reduction == Reduction::None) return {};
   bool combines = false;
   for (uint32_t i = 0; i < schedule.passCount; ++i) {
-    const plan::GpuKernel kernel = schedule.passes[i].kernel;
-    combines = combines || kernel == plan::GpuKernel::ScatterCombine || kernel == plan::GpuKernel::ScatterLines;
+    combines = combines || schedule.passes[i].kernel == plan::GpuKernel::ScatterCombine;
   }
   if (!combines || plan.elementSize > 2 || features.typedUavLoadsOfSmallFormats) return {};
   return std::string("a scatter's reduction reads its output through typed UAV loads of ") +

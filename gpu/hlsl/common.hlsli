@@ -2,6 +2,9 @@
 // (ELEMENT_BYTES = 1, 2, 4 or 8) to DXBC by gpu/tools/build-dxbc: the typed views move the
 // element's bits unchanged, in the format the host's view gives (gpu/d3d12/descriptors.cc).
 
+#ifndef GS_COMMON_HLSLI
+#define GS_COMMON_HLSLI
+
 // Shared with the C++ plan compiler (src/plan/hlsl_shared; the build gets src/ as include path).
 #include "plan/hlsl_shared/plan_constants.h"
 #include "plan/hlsl_shared/gpu_constants.h"
@@ -224,23 +227,6 @@ bool ResolveIndex(uint2 value, uint bound, out uint position) {
   return value.y == 0 && value.x < bound;
 }
 
-// Checked mode, once the validation has placed the first bad flat position p: its value goes
-// next to it, so that the host can word the error without reading the indices itself. None
-// when no index is bad, or when a gather met one that the validation did not find again (the
-// indices changed during the call).
-void ReportBadIndexValue(uint p) {
-  if (p >= validation.rank_elementCount.z) return;
-  uint offset = 0;
-  for (uint d = validation.rank_elementCount.x; d-- > 0;) {
-    uint size = LOW(validation.sizes, d);
-    offset += (p % size) * LOW(validation.strides, d);
-    p /= size;
-  }
-  uint2 value = LoadIndex(offset);
-  status[GS_STATUS_VALUE_LOW] = value.x;
-  status[GS_STATUS_VALUE_HIGH] = P_INDEX64 != 0 ? value.y : 0u;
-}
-
 // The unit's offsets in the walked, indexed and Indices tensors (row-major over the plan).
 struct UnitOffsets {
   uint iter;
@@ -278,3 +264,5 @@ bool IndexedOffset(UnitOffsets o, out uint offset) {
   }
   return true;
 }
+
+#endif  // GS_COMMON_HLSLI

@@ -1,11 +1,10 @@
-// Element scatters whose index drives one walked dim (ScatterElements' axis), after the copy
+// Overwrite scatters whose index drives one walked dim (ScatterElements' axis), after the copy
 // when not in place: a thread per line, the updates that differ only along that dim. A line's
 // updates reach only its own line of the Output (which does not overlap itself), so the thread
-// that walks it in order writes each destination's last update last and folds reductions in
-// row-major order, with no claims and no lists. It loads LINE_STEPS indices and updates before
-// it stores any. The plan picks this pass (plan/gpu_dispatch.cc, ScatterLines).
+// that walks it in order writes each destination's last update last, with no claims. It loads
+// LINE_STEPS indices and updates before it stores any. The plan picks this pass
+// (plan/gpu_dispatch.cc, ScatterLines).
 #include "scatter_status.hlsli"
-#include "reductions.hlsli"
 
 #define LINE_STEPS 8
 
@@ -28,6 +27,7 @@ void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   UnitOffsets o = SeekUnit((lineIndex / inner) * length * inner + lineIndex % inner);
   uint bound = LOW(kernel.indexedSizes, 0);
   uint stride = LOW(kernel.indexedStrides, 0);
+  uint position;  // an update whose index is out of bounds is dropped (unchecked mode)
   for (uint j = 0; j < length; j += LINE_STEPS) {
     uint2 indices[LINE_STEPS];
     Element values[LINE_STEPS];
@@ -40,14 +40,7 @@ void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
       }
     }
     [unroll] for (uint s = 0; s < LINE_STEPS; ++s) {
-      uint position;
-      // An update whose index is out of bounds is dropped (unchecked mode).
-      if (j + s < length && ResolveIndex(indices[s], bound, position)) {
-        uint destination = o.data + position * stride;
-        Element value = values[s];
-        if (P_REDUCTION != GS_REDUCTION_NONE) value = Combine(LoadOutput(destination), value);
-        StoreOutput(destination, value);
-      }
+      if (j + s < length && ResolveIndex(indices[s], bound, position)) StoreOutput(o.data + position * stride, values[s]);
     }
   }
 }

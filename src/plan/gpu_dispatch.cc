@@ -150,14 +150,15 @@ void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* sche
 // no per-update list.
 bool OverwritesWithoutLists(const Plan& plan) { return plan.reduction == Reduction::None; }
 
-// Element scatters whose index drives at most one walked dim: the updates along it (a line)
-// reach only their own line of the Output, which does not overlap itself, so a thread per line
-// walking it in order keeps row-major order with no claims or lists (scatter_lines.hlsl). Where
-// the lines are many, or short enough that a thread's walk is cheap, and never longer than
-// kGpuMaxScatterLine. The lines go in *lines.
+// Overwrites of elements whose index drives at most one walked dim: the updates along it (a
+// line) reach only their own line of the Output, which does not overlap itself, so a thread per
+// line walking it in order writes each destination's last update last, with no claims
+// (scatter_lines.hlsl). Where the lines are many, or short enough that a thread's walk is
+// cheap, and never longer than kGpuMaxScatterLine. The lines go in *lines. Reductions keep their
+// lists: a fold by lines compiled slowly on lavapipe (minutes of CI).
 bool ScatterLines(const Plan& plan, uint64_t* lines) {
   const KernelConstants& k = plan.walk;
-  if (!plan.isScatter || k.blockElements != 1 || k.tupleSize != 1) return false;
+  if (!plan.isScatter || plan.reduction != Reduction::None || k.blockElements != 1 || k.tupleSize != 1) return false;
   uint64_t length = 1;
   uint32_t driven = 0;
   for (uint32_t d = 0; d < k.rank; ++d) {
@@ -335,10 +336,20 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     if (walked > 0 && validate) schedule->passes[1].constants.checked = GS_CHECKED_IF_MET;
     return {};
   }
-  // Scatters stay all or nothing: the validation runs first, a thread per index.
+  uint64_t lines = 0;
+  const bool byLines = ScatterLines(plan, &lines);
+  const bool claims = !byLines && OverwritesWithoutLists(plan);
+  const uint64_t units = walked > 0 ? k.unitCount : 0;
+  const bool clearAll = units > 0 && lists <= kClearAllClaimsPerUnit * units;
+  // Scatters stay all or nothing: the validation runs first, a thread per index. Where the
+  // claims clear only the words their units target, the same pass clears them (a claim word is
+  // scratch: clearing it before every index is known to be good writes nothing of the caller's).
+  const bool clearsWithValidation = validate && claims && units > 0 && !clearAll;
   if (validate) {
-    add(GpuKernel::Validate, plan.validation.elementCount);
-    if (plan.validation.elementCount <= kGpuSelfReportingValidationThreads) {
+    const uint64_t threads =
+        clearsWithValidation ? std::max(plan.validation.elementCount, units) : plan.validation.elementCount;
+    add(clearsWithValidation ? GpuKernel::ScatterValidateClearClaims : GpuKernel::Validate, threads);
+    if (threads <= kGpuSelfReportingValidationThreads) {
       schedule->passes[schedule->passCount - 1].constants.reportsBadIndex = 1;
     } else {
       add(GpuKernel::ReportBadIndex, 1);
@@ -347,18 +358,17 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   const uint64_t copied = options.inPlace ? 0 : schedule->copy.unitCount * schedule->copy.blockElements;
   const bool wide = elementBytes == 16;
   const GpuKernel copyKernel = schedule->copyBytes == 16 ? GpuKernel::ScatterCopyWide : GpuKernel::Copy;
-  uint64_t lines = 0;
-  if (ScatterLines(plan, &lines)) {
+  if (byLines) {
     add(copyKernel, copied);
     add(GpuKernel::ScatterLines, walked > 0 ? lines : 0);
-  } else if (OverwritesWithoutLists(plan)) {
+  } else if (claims) {
     // The last update of each destination claims it (InterlockedMin of its number's complement
     // on the claim word of its destination's first element or word), then only the claimed
     // units write: no list, no walk.
     schedule->listHeadElements = lists;
-    const uint64_t units = walked > 0 ? k.unitCount : 0;
-    const bool clearAll = units > 0 && lists <= kClearAllClaimsPerUnit * units;
-    add(clearAll ? GpuKernel::ClearLists : GpuKernel::ScatterClearClaims, clearAll ? lists : units);
+    if (!clearsWithValidation) {
+      add(clearAll ? GpuKernel::ClearLists : GpuKernel::ScatterClearClaims, clearAll ? lists : units);
+    }
     add(GpuKernel::ScatterClaim, units);
     add(copyKernel, copied);
     add(wide ? GpuKernel::ScatterWinnersWide : GpuKernel::ScatterWinners, walked);

@@ -54,7 +54,7 @@ inline constexpr uint32_t kGpuValidationElementsPerThread = 256;
 // than the one-thread pass and barrier they save; a longer one has report_bad_index.hlsl after it.
 inline constexpr uint64_t kGpuSelfReportingValidationThreads = uint64_t{1024} * GS_THREADS_PER_GROUP;
 
-// Element scatters run a thread per line of updates (gpu/hlsl/scatter_lines.hlsl) where there
+// Element overwrites run a thread per line of updates (gpu/hlsl/scatter_lines.hlsl) where there
 // are at least kGpuMinScatterLines lines (32 groups, 8 loads in flight a thread) or a line is at
 // most kGpuShortScatterLine long, and no line is longer than kGpuMaxScatterLine: lavapipe ends
 // an invocation's loops after 65535 iterations, and a real driver's watchdog a long dispatch.

@@ -284,32 +284,57 @@ TEST(ScatterWinners, BadIndexCheckedWhereTheValidationReportsAndWhereAPassDoes) 
   }
 }
 
-// Element scatters by lines (scatter_lines.hlsl): a thread per column walks its updates in
+// Claims cleared only where units target them (an Output of many more claim words than 4 a
+// unit): checked, the validation's pass clears them (scatter_validate_clear_claims.hlsl), with
+// its last group reporting (500 indices) or a pass after it (70000). Bad indices in several
+// groups, the first one in row-major order reported; clean runs write as the CPU does.
+TEST(ScatterWinners, TheValidationClearsTheTargetedClaims) {
+  struct ClaimsCase {
+    uint32_t rows, width, count;
+  };
+  for (const ClaimsCase c : {ClaimsCase{4096, 48, 500}, ClaimsCase{300000, 2, 70000}}) {
+    const std::string what = std::to_string(c.count) + " rows into " + std::to_string(c.rows);
+    Scatter rows;
+    MakeRows(4, c.rows, c.width, c.count, &rows);
+    gs::plan::GpuSchedule schedule;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.op.plan(), {}, &schedule), "");
+    ASSERT_EQ(schedule.passes[0].kernel, gs::plan::GpuKernel::ScatterValidateClearClaims) << what;
+    for (const bool windowed : {false, true}) CheckBothBindings(rows, gs::IndexChecking::Checked, windowed, what);
+    SetIndex(&rows, c.count - 1, c.rows);
+    SetIndex(&rows, 301, -static_cast<int64_t>(c.rows) - 1);
+    SetIndex(&rows, 123 + GS_THREADS_PER_GROUP, c.rows + 5);
+    CheckBothBindings(rows, gs::IndexChecking::Checked, false, what + ", bad indices");
+  }
+}
+
+// Element overwrites by lines (scatter_lines.hlsl): a thread per column walks its updates in
 // order. Many lines (2048 columns of 100 updates) and a few short ones (5 columns of 64), every
-// element size, the overwrite and the reductions, in one view and in windows; then bad
-// indices, checked and dropped.
+// element size, in one view and in windows; then bad indices, checked and dropped. Reductions
+// keep their lists.
 TEST(ScatterLines, EachLineInRowMajorOrder) {
   struct LinesCase {
     uint32_t columns, count;
   };
   for (const LinesCase c : {LinesCase{2048, 100}, LinesCase{5, 64}}) {
     for (const uint32_t bytes : {1u, 2u, 4u, 8u}) {
-      for (const gs::Reduction reduction : {gs::Reduction::None, gs::Reduction::Add, gs::Reduction::Max}) {
-        const std::string what = std::to_string(c.columns) + " lines of " + std::to_string(c.count) + ", " +
-                                 std::to_string(bytes) + "-byte elements, reduction " +
-                                 std::to_string(static_cast<int>(reduction));
-        Scatter s;
-        MakeLines(bytes, 37, c.columns, c.count, reduction, &s);
-        gs::plan::GpuSchedule schedule;
-        ASSERT_EQ(gs::plan::ScheduleGpuPasses(*s.op.plan(), {}, &schedule), "");
-        ASSERT_EQ(schedule.passes[schedule.passCount - 1].kernel, gs::plan::GpuKernel::ScatterLines) << what;
-        EXPECT_EQ(schedule.passes[schedule.passCount - 1].threads, c.columns) << what;
-        for (const bool windowed : {false, true}) CheckBothBindings(s, gs::IndexChecking::Checked, windowed, what);
-      }
+      const std::string what = std::to_string(c.columns) + " lines of " + std::to_string(c.count) + ", " +
+                               std::to_string(bytes) + "-byte elements";
+      Scatter s;
+      MakeLines(bytes, 37, c.columns, c.count, gs::Reduction::None, &s);
+      gs::plan::GpuSchedule schedule;
+      ASSERT_EQ(gs::plan::ScheduleGpuPasses(*s.op.plan(), {}, &schedule), "");
+      ASSERT_EQ(schedule.passes[schedule.passCount - 1].kernel, gs::plan::GpuKernel::ScatterLines) << what;
+      EXPECT_EQ(schedule.passes[schedule.passCount - 1].threads, c.columns) << what;
+      for (const bool windowed : {false, true}) CheckBothBindings(s, gs::IndexChecking::Checked, windowed, what);
     }
   }
+  Scatter reduction;
+  MakeLines(4, 37, 2048, 100, gs::Reduction::Add, &reduction);
+  gs::plan::GpuSchedule schedule;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*reduction.op.plan(), {}, &schedule), "");
+  EXPECT_EQ(schedule.passes[schedule.passCount - 1].kernel, gs::plan::GpuKernel::ScatterCombine);
   Scatter s;
-  MakeLines(4, 37, 2048, 100, gs::Reduction::Add, &s);
+  MakeLines(4, 37, 2048, 100, gs::Reduction::None, &s);
   SetIndex(&s, 5000, 37);
   SetIndex(&s, 150000, -38);
   for (const gs::IndexChecking checking : {gs::IndexChecking::Checked, gs::IndexChecking::Unchecked}) {

@@ -68,8 +68,8 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
                                                 GpuKernel::ScatterOrder, GpuKernel::ScatterCombine}));
 }
 
-// Element scatters along axis 0 of {count, columns} updates: a thread per column (line) where
-// the lines are many or short and none is too long, with no claims or lists; else claims.
+// Element overwrites along axis 0 of {count, columns} updates: a thread per column (line)
+// where the lines are many or short and none is too long, with no claims; else claims.
 TEST(GpuSchedule, ElementScattersByLinesWhereTheyAreManyOrShort) {
   const auto lines = [](uint32_t count, uint32_t columns, gs::CompiledOperator* op) {
     static uint32_t dataSizes[2], updateSizes[2];
@@ -137,7 +137,7 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
 
   // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per
   // 16-byte word (8 a row), and a claim word per Output word: 512, more than 4 a row, so only
-  // the 10 targeted ones are cleared.
+  // the 10 targeted ones are cleared, checked in the validation's pass, unchecked in their own.
   const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
   const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
   const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
@@ -148,17 +148,22 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   gs::plan::GpuOptions inPlace;
   inPlace.inPlace = true;
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.plan(), inPlace, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate,
-                                                GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterValidateClearClaims, GpuKernel::ScatterClaim,
                                                 GpuKernel::ScatterWinnersWide}));
+  EXPECT_EQ(s.passes[0].threads, 10u);
+  EXPECT_EQ(s.passes[0].constants.reportsBadIndex, 1u);
   EXPECT_EQ(s.passes[1].threads, 10u);
-  EXPECT_EQ(s.passes[2].threads, 10u);
-  EXPECT_EQ(s.passes[3].threads, 80u);
-  EXPECT_EQ(s.passes[3].constants.elementBytes, 16u);
+  EXPECT_EQ(s.passes[2].threads, 80u);
+  EXPECT_EQ(s.passes[2].constants.elementBytes, 16u);
   EXPECT_EQ(s.passes[1].constants.elementBytes, 4u);  // the claims read no element
   EXPECT_EQ(s.elementBytes, 16u);
   EXPECT_EQ(s.listHeadElements, 64u * 32u / 4u);
   EXPECT_EQ(s.walk.blockElements, 8u);
+  gs::plan::GpuOptions inPlaceUnchecked = inPlace;
+  inPlaceUnchecked.checked = false;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterClearClaims, GpuKernel::ScatterClaim,
+                                                GpuKernel::ScatterWinnersWide}));
 }
 
 // A scatter's copy in words: a contiguous copy is one block (rank 0) of words, a thread each; a
