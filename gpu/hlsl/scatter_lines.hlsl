@@ -6,7 +6,13 @@
 // (plan/gpu_dispatch.cc, ScatterLines).
 #include "scatter_status.hlsli"
 
+// The windowed variant (tensors past one view) takes one a step: each access there is a switch
+// over the windows, and 8 of them unrolled cost CI minutes of lavapipe's compiler.
+#if GS_WINDOWED != 0
+#define LINE_STEPS 1
+#else
 #define LINE_STEPS 8
+#endif
 
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {

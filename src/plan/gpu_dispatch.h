@@ -48,10 +48,11 @@ inline constexpr uint32_t kGpuMaxUpdatesPerElement = 16384;
 // above, stays far away).
 inline constexpr uint32_t kGpuValidationElementsPerThread = 256;
 
-// A validation of at most this many threads reports the bad index's value itself, its last group
-// to finish doing it (gpu/hlsl/validate.hlsl): a gather's always (it is the last pass), a
-// scatter's where the groups counting themselves done on one word (an atomic each) cost less
-// than the one-thread pass and barrier they save; a longer one has report_bad_index.hlsl after it.
+// A validation of at most this many threads reports the bad index's value itself, its last
+// group to finish doing it (gpu/hlsl/validation.hlsli, ReportIfLastGroup): a gather's always (it
+// is the last pass), a scatter's where the groups counting themselves done on one word (an
+// atomic each) cost less than the one-thread pass and barrier they save; a longer one has
+// report_bad_index.hlsl after it.
 inline constexpr uint64_t kGpuSelfReportingValidationThreads = uint64_t{1024} * GS_THREADS_PER_GROUP;
 
 // Element overwrites run a thread per line of updates (gpu/hlsl/scatter_lines.hlsl) where there
