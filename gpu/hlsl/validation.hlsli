@@ -41,15 +41,23 @@ void ReportBadIndexValue(uint p) {
 // reports the value, so that no one-thread pass follows it (plan/gpu_dispatch.h,
 // kGpuSelfReportingValidationThreads). Each group counts itself done once its InterlockedMins
 // are; the last one reads the word they left. Every thread of a group that has not returned as a
-// whole calls it (it holds a group barrier).
+// whole calls it (it holds group barriers).
+groupshared uint isLastGroup;
+
 void ReportIfLastGroup(uint lane) {
   if (P_REPORTS_BAD_INDEX == 0) return;
   DeviceMemoryBarrierWithGroupSync();
-  if (lane != 0) return;
-  uint done;
-  InterlockedAdd(status[GS_STATUS_GROUPS_DONE], 1u, done);
-  if (done + 1 != (P_THREADS + GS_THREADS_PER_GROUP - 1) / GS_THREADS_PER_GROUP) return;
+  if (lane == 0) {
+    uint done;
+    InterlockedAdd(status[GS_STATUS_GROUPS_DONE], 1u, done);
+    isLastGroup = done + 1 == (P_THREADS + GS_THREADS_PER_GROUP - 1) / GS_THREADS_PER_GROUP ? 1u : 0u;
+  }
+  // The whole group takes one branch: vkd3d 1.2 turns DeviceMemoryBarrier into a barrier of
+  // the group's threads, which must not stand where only some of them run.
+  GroupMemoryBarrierWithGroupSync();
+  if (isLastGroup == 0) return;
   DeviceMemoryBarrier();
+  if (lane != 0) return;
   uint first;
   InterlockedOr(status[GS_STATUS_FIRST_BAD], 0u, first);
   ReportBadIndexValue(first);
