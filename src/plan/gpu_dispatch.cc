@@ -151,9 +151,9 @@ void SetEncodings(const Plan& plan, const GpuOptions& options, GpuSchedule* sche
 bool OverwritesWithoutLists(const Plan& plan) { return plan.reduction == Reduction::None; }
 
 // Overwrites of elements whose index drives at most one walked dim: the updates along it (a
-// line) reach only their own line of the Output, which does not overlap itself, so a thread per
-// line walking it in order writes each destination's last update last, with no claims
-// (scatter_lines.hlsl). Where the lines are many, or short enough that a thread's walk is
+// line) reach only their own line of the Output, which does not overlap itself, so a thread (or
+// a group) per line walking it in order writes each destination's last update last, with no
+// claims (scatter_lines.hlsl, scatter_line_groups.hlsl). Where the lines are many, or short enough that a thread's walk is
 // cheap, and never longer than kGpuMaxScatterLine. The lines go in *lines. Reductions keep their
 // lists: a fold by lines compiled slowly on lavapipe (minutes of CI).
 bool ScatterLines(const Plan& plan, uint64_t* lines) {
@@ -360,7 +360,10 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   const GpuKernel copyKernel = schedule->copyBytes == 16 ? GpuKernel::ScatterCopyWide : GpuKernel::Copy;
   if (byLines) {
     add(copyKernel, copied);
-    add(GpuKernel::ScatterLines, walked > 0 ? lines : 0);
+    // A line longer than a short one takes a group of threads (scatter_line_groups.hlsl).
+    const bool lineGroups = walked > 0 && k.unitCount / lines > kGpuShortScatterLine;
+    add(lineGroups ? GpuKernel::ScatterLineGroups : GpuKernel::ScatterLines,
+        walked == 0 ? 0 : lineGroups ? lines * kGpuThreadsPerGroup : lines);
   } else if (claims) {
     // The last update of each destination claims it (InterlockedMin of its number's complement
     // on the claim word of its destination's first element or word), then only the claimed
@@ -388,7 +391,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   for (uint32_t i = 0; i < schedule->passCount; ++i) {
     GpuPass& pass = schedule->passes[i];
     if (pass.kernel == GpuKernel::ScatterWinners || pass.kernel == GpuKernel::ScatterWinnersWide ||
-        pass.kernel == GpuKernel::ScatterLines) {
+        pass.kernel == GpuKernel::ScatterLines || pass.kernel == GpuKernel::ScatterLineGroups) {
       pass.constants.elementBytes = elementBytes;
     }
     if (pass.kernel == copyKernel) {

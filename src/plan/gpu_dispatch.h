@@ -55,10 +55,11 @@ inline constexpr uint32_t kGpuValidationElementsPerThread = 256;
 // report_bad_index.hlsl after it.
 inline constexpr uint64_t kGpuSelfReportingValidationThreads = uint64_t{1024} * GS_THREADS_PER_GROUP;
 
-// Element overwrites run a thread per line of updates (gpu/hlsl/scatter_lines.hlsl) where there
-// are at least kGpuMinScatterLines lines (32 groups, 8 loads in flight a thread) or a line is at
-// most kGpuShortScatterLine long, and no line is longer than kGpuMaxScatterLine: lavapipe ends
-// an invocation's loops after 65535 iterations, and a real driver's watchdog a long dispatch.
+// Element overwrites run by lines of updates where there are at least kGpuMinScatterLines lines
+// or a line is at most kGpuShortScatterLine long, and no line is longer than kGpuMaxScatterLine:
+// lavapipe ends an invocation's loops after 65535 iterations, and a real driver's watchdog a
+// long dispatch. A short line takes a thread (gpu/hlsl/scatter_lines.hlsl), a longer one a group
+// (scatter_line_groups.hlsl): 4096 threads walking 4096 updates each left an H100's cores idle.
 inline constexpr uint64_t kGpuMinScatterLines = 2048;
 inline constexpr uint64_t kGpuShortScatterLine = 64;
 inline constexpr uint64_t kGpuMaxScatterLine = 16384;

@@ -307,10 +307,12 @@ TEST(ScatterWinners, TheValidationClearsTheTargetedClaims) {
   }
 }
 
-// Element overwrites by lines (scatter_lines.hlsl): a thread per column walks its updates in
-// order. Many lines (2048 columns of 100 updates) and a few short ones (5 columns of 64), every
-// element size, in one view and in windows; then bad indices, checked and dropped. Reductions
-// keep their lists.
+// Element overwrites by lines: a thread per column walks its updates in order
+// (scatter_lines.hlsl), or a group per column a chunk of 64 at a time (scatter_line_groups.hlsl).
+// Many lines (2048 columns of 100 updates: a group each; updates 2k and 2k + 1 land on one row,
+// in one chunk, and update u and u + 74 too, across chunks) and a few short ones (5 columns of
+// 64: a thread each), every element size, in one view and in windows; then bad indices, checked
+// and dropped. Reductions keep their lists.
 TEST(ScatterLines, EachLineInRowMajorOrder) {
   struct LinesCase {
     uint32_t columns, count;
@@ -323,8 +325,14 @@ TEST(ScatterLines, EachLineInRowMajorOrder) {
       MakeLines(bytes, 37, c.columns, c.count, gs::Reduction::None, &s);
       gs::plan::GpuSchedule schedule;
       ASSERT_EQ(gs::plan::ScheduleGpuPasses(*s.op.plan(), {}, &schedule), "");
-      ASSERT_EQ(schedule.passes[schedule.passCount - 1].kernel, gs::plan::GpuKernel::ScatterLines) << what;
-      EXPECT_EQ(schedule.passes[schedule.passCount - 1].threads, c.columns) << what;
+      // Lines longer than short ones take a group each.
+      const bool groups = c.count > gs::plan::kGpuShortScatterLine;
+      ASSERT_EQ(schedule.passes[schedule.passCount - 1].kernel,
+                groups ? gs::plan::GpuKernel::ScatterLineGroups : gs::plan::GpuKernel::ScatterLines)
+          << what;
+      EXPECT_EQ(schedule.passes[schedule.passCount - 1].threads,
+                groups ? c.columns * gs::plan::kGpuThreadsPerGroup : c.columns)
+          << what;
       for (const bool windowed : {false, true}) CheckBothBindings(s, gs::IndexChecking::Checked, windowed, what);
     }
   }

@@ -89,16 +89,23 @@ TEST(GpuSchedule, ElementScattersByLinesWhereTheyAreManyOrShort) {
   inPlaceUnchecked.checked = false;
   inPlaceUnchecked.inPlace = true;
   gs::CompiledOperator op;
-  lines(100, many, &op);  // many lines
+  const uint32_t group = gs::plan::kGpuThreadsPerGroup;
+  lines(100, many, &op);  // many lines, longer than short ones: a group each
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
-  EXPECT_EQ(s.passes[0].threads, many);
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLineGroups}));
+  EXPECT_EQ(s.passes[0].threads, many * group);
+  EXPECT_EQ(s.passes[0].groupsX * s.passes[0].groupsY, many);
   EXPECT_EQ(s.listHeadElements, 0u);
   EXPECT_EQ(s.passes[0].constants.elementBytes, 4u);
   gs::plan::GpuOptions checked;  // not in place: the copy first
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
-                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterLines}));
+                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterLineGroups}));
+  lines(shortLine, many, &op);  // many short lines: a thread each
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
+  EXPECT_EQ(s.passes[0].threads, many);
+  EXPECT_EQ(s.passes[0].constants.elementBytes, 4u);
   lines(shortLine, 3, &op);  // few short lines
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
@@ -108,7 +115,7 @@ TEST(GpuSchedule, ElementScattersByLinesWhereTheyAreManyOrShort) {
   EXPECT_EQ(Kernels(s)[1], GpuKernel::ScatterClaim);
   lines(longest, many, &op);  // the longest line
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLineGroups}));
   lines(longest + 1, 4, &op);  // a line too long, however few: claims
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
   EXPECT_EQ(Kernels(s)[1], GpuKernel::ScatterClaim);

@@ -1,0 +1,50 @@
+// scatter_lines.hlsl for long lines: a group of threads per line, which takes its updates a
+// chunk of GS_THREADS_PER_GROUP at a time, lane l the chunk's update l. A thread per line of
+// thousands of updates leaves a GPU with a few warps per core and its loads' latency unhidden.
+// Order stays the line's: in a chunk, an update is stored only where no later update of the
+// chunk has its destination; a chunk's stores come before the next chunk's (a barrier with
+// device memory order between them). The plan picks this pass (plan/gpu_dispatch.cc).
+#include "scatter_status.hlsli"
+
+#define NO_DESTINATION 0xffffffffu
+
+groupshared uint chunkDestinations[GS_THREADS_PER_GROUP];
+
+[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
+void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
+  // P_THREADS is the lines' threads, a group a line: both returns are whole groups.
+  uint lineIndex = (ThreadIndex(id) - lane) / GS_THREADS_PER_GROUP;  // `line` is an HLSL keyword
+  if (GroupStops(lane) || lineIndex >= P_THREADS / GS_THREADS_PER_GROUP) return;
+  uint axis = K_RANK;
+  for (uint d = 0; d < K_RANK; ++d) {
+    if (LOW(kernel.dataStrides, d) == 0) axis = d;
+  }
+  uint length = 1, inner = 1, iterStep = 0, indexStep = 0;
+  if (axis < K_RANK) {
+    length = LOW(kernel.sizes, axis);
+    iterStep = LOW(kernel.iterStrides, axis);
+    indexStep = LOW(kernel.indexStrides, axis);
+    for (uint e = axis + 1; e < K_RANK; ++e) inner *= LOW(kernel.sizes, e);
+  }
+  UnitOffsets o = SeekUnit((lineIndex / inner) * length * inner + lineIndex % inner);
+  uint bound = LOW(kernel.indexedSizes, 0);
+  uint stride = LOW(kernel.indexedStrides, 0);
+  for (uint j = 0; j < length; j += GS_THREADS_PER_GROUP) {
+    uint u = j + lane;
+    uint destination = NO_DESTINATION;  // also an update whose index is out of bounds (unchecked)
+    Element value = (Element)0;
+    if (u < length) {
+      uint position;
+      value = LoadUpdate(o.iter + u * iterStep);
+      if (ResolveIndex(LoadIndex(o.index + u * indexStep), bound, position)) destination = o.data + position * stride;
+    }
+    chunkDestinations[lane] = destination;
+    GroupMemoryBarrierWithGroupSync();
+    bool last = destination != NO_DESTINATION;
+    for (uint later = lane + 1; later < GS_THREADS_PER_GROUP && last; ++later) {
+      last = chunkDestinations[later] != destination;
+    }
+    if (last) StoreOutput(destination, value);
+    DeviceMemoryBarrierWithGroupSync();
+  }
+}
