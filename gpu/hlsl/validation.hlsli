@@ -7,6 +7,7 @@
 
 // The Indices view's element offset of flat position p.
 uint IndicesOffsetOf(uint p) {
+  if (validation.rank_elementCount.x == 1) return p * LOW(validation.strides, 0);  // no division
   uint offset = 0;
   for (uint d = validation.rank_elementCount.x; d-- > 0;) {
     uint size = LOW(validation.sizes, d);
@@ -16,16 +17,19 @@ uint IndicesOffsetOf(uint p) {
   return offset;
 }
 
-// False when the element at flat position p is out of bounds, after lowering the status word
-// to p (InterlockedMin: the smallest bad position wins, in whatever order threads run).
-bool ValidatePosition(uint p) {
-  uint component = p % validation.tupleSize_reserved.x;
+// False when the element at flat position p, of the value given, is out of bounds, after
+// lowering the status word to p (InterlockedMin: the smallest bad position wins, in whatever
+// order threads run).
+bool PositionIsGood(uint p, uint2 value) {
+  uint component = validation.tupleSize_reserved.x == 1 ? 0 : p % validation.tupleSize_reserved.x;
   uint position;
-  if (ResolveIndex(LoadIndex(IndicesOffsetOf(p)), LOW(validation.bounds, component), position)) return true;
+  if (ResolveIndex(value, LOW(validation.bounds, component), position)) return true;
   uint previous;
   InterlockedMin(status[GS_STATUS_FIRST_BAD], p, previous);
   return false;
 }
+
+bool ValidatePosition(uint p) { return PositionIsGood(p, LoadIndex(IndicesOffsetOf(p))); }
 
 // Once the first bad flat position p is placed: its value goes next to it, so that the host can
 // word the error without reading the indices itself. None when no index is bad, or when a

@@ -346,8 +346,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   // scratch: clearing it before every index is known to be good writes nothing of the caller's).
   const bool clearsWithValidation = validate && claims && units > 0 && !clearAll;
   if (validate) {
-    const uint64_t threads =
-        clearsWithValidation ? std::max(plan.validation.elementCount, units) : plan.validation.elementCount;
+    const uint64_t share = kGpuScatterValidationElementsPerThread;
+    const uint64_t threads = clearsWithValidation ? std::max(plan.validation.elementCount, units)
+                                                  : (plan.validation.elementCount + share - 1) / share;
     add(clearsWithValidation ? GpuKernel::ScatterValidateClearClaims : GpuKernel::Validate, threads);
     if (threads <= kGpuSelfReportingValidationThreads) {
       schedule->passes[schedule->passCount - 1].constants.reportsBadIndex = 1;

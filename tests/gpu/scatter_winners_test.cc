@@ -269,18 +269,33 @@ TEST(ScatterWinners, BadIndexChecked) {
   }
 }
 
-// A validation of up to kGpuSelfReportingValidationThreads indices reports the first bad one's
-// value from its last group to finish, a longer one has a pass after it that does: both give
-// the CPU's error, with bad indices in many groups.
+// A validation of up to kGpuSelfReportingValidationThreads threads (a scatter's thread takes
+// kGpuScatterValidationElementsPerThread indices) reports the first bad one's value from its last
+// group to finish, a longer one has a pass after it that does: both give the CPU's error, with
+// bad indices in many groups and in each of a thread's positions.
 TEST(ScatterWinners, BadIndexCheckedWhereTheValidationReportsAndWhereAPassDoes) {
-  const uint32_t most = static_cast<uint32_t>(gs::plan::kGpuSelfReportingValidationThreads);
+  const uint32_t share = gs::plan::kGpuScatterValidationElementsPerThread;
+  const uint32_t most = static_cast<uint32_t>(gs::plan::kGpuSelfReportingValidationThreads) * share;
   for (const uint32_t count : {most, most + 100}) {
+    const std::string what = std::to_string(count) + " rows";
     Scatter rows;
     MakeRows(4, 37, 2, count, &rows);
+    gs::plan::GpuSchedule schedule;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*rows.op.plan(), {}, &schedule), "");
+    ASSERT_EQ(schedule.passes[0].kernel, gs::plan::GpuKernel::Validate) << what;
+    EXPECT_EQ(schedule.passes[0].threads, (count + share - 1) / share) << what;
+    EXPECT_EQ(schedule.passes[0].constants.reportsBadIndex, count == most ? 1u : 0u) << what;
+    EXPECT_EQ(schedule.passes[1].kernel == gs::plan::GpuKernel::ReportBadIndex, count != most) << what;
+    CheckBothBindings(rows, gs::IndexChecking::Checked, false, what);
+    // Thread t validates positions t, t + threads, ...: the first bad one is in a thread's
+    // second position, with later ones in the third and fourth, and in the first position of
+    // threads after it.
+    const uint32_t threads = schedule.passes[0].threads;
     SetIndex(&rows, count - 1, 38);
-    SetIndex(&rows, 40001, -39);
-    SetIndex(&rows, 40000 + GS_THREADS_PER_GROUP, 37);
-    CheckBothBindings(rows, gs::IndexChecking::Checked, false, std::to_string(count) + " rows, bad indices");
+    SetIndex(&rows, 2 * threads + 3, -39);
+    SetIndex(&rows, threads + 70, 37);
+    SetIndex(&rows, threads + 70 + GS_THREADS_PER_GROUP, -40);
+    CheckBothBindings(rows, gs::IndexChecking::Checked, false, what + ", bad indices");
   }
 }
 

@@ -49,8 +49,10 @@ TEST(GpuSchedule, ScatterPassesInOrder) {
   EXPECT_EQ(s.passes[4].constants.elementBytes, 16u);
   EXPECT_FALSE(s.passes[5].copyViews);
 
-  // A validation of more threads than its groups should count on one word: a pass reports.
-  const uint64_t most = gs::plan::kGpuSelfReportingValidationThreads;
+  // A validation of more threads (a scatter's takes kGpuScatterValidationElementsPerThread
+  // elements) than its groups should count on one word: a pass reports.
+  const uint64_t most =
+      gs::plan::kGpuSelfReportingValidationThreads * gs::plan::kGpuScatterValidationElementsPerThread;
   for (const uint64_t elements : {most, most + 1}) {
     const gs::CompiledOperator longer = Scatter(gs::Reduction::Add, static_cast<uint32_t>(elements));
     ASSERT_EQ(gs::plan::ScheduleGpuPasses(*longer.plan(), checked, &s), "");
@@ -99,8 +101,10 @@ TEST(GpuSchedule, ElementScattersByLinesWhereTheyAreManyOrShort) {
   EXPECT_EQ(s.passes[0].constants.elementBytes, 4u);
   gs::plan::GpuOptions checked;  // not in place: the copy first
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), checked, &s), "");
-  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ReportBadIndex,
-                                                GpuKernel::ScatterCopyWide, GpuKernel::ScatterLineGroups}));
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::Validate, GpuKernel::ScatterCopyWide,
+                                                GpuKernel::ScatterLineGroups}));
+  EXPECT_EQ(s.passes[0].threads, 100 * many / gs::plan::kGpuScatterValidationElementsPerThread);
+  EXPECT_EQ(s.passes[0].constants.reportsBadIndex, 1u);
   lines(shortLine, many, &op);  // many short lines: a thread each
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLines}));
