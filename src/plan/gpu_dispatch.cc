@@ -153,9 +153,10 @@ bool OverwritesWithoutLists(const Plan& plan) { return plan.reduction == Reducti
 // Overwrites of elements whose index drives at most one walked dim: the updates along it (a
 // line) reach only their own line of the Output, which does not overlap itself, so a thread (or
 // a group) per line walking it in order writes each destination's last update last, with no
-// claims (scatter_lines.hlsl, scatter_line_groups.hlsl). Where the lines are many, or short enough that a thread's walk is
-// cheap, and never longer than kGpuMaxScatterLine. The lines go in *lines. Reductions keep their
-// lists: a fold by lines compiled slowly on lavapipe (minutes of CI).
+// claims (scatter_lines.hlsl, scatter_line_groups.hlsl). Where the lines are many, or short
+// enough that a thread's walk is cheap, and never longer than kGpuMaxScatterLine. The lines go
+// in *lines. Reductions keep their lists: a fold by lines compiled slowly on lavapipe (minutes
+// of CI).
 bool ScatterLines(const Plan& plan, uint64_t* lines) {
   const KernelConstants& k = plan.walk;
   if (!plan.isScatter || plan.reduction != Reduction::None || k.blockElements != 1 || k.tupleSize != 1) return false;
