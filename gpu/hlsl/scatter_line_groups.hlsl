@@ -4,7 +4,7 @@
 // Order stays the line's: in a chunk, an update is stored only where no later update of the
 // chunk has its destination; a chunk's stores come before the next chunk's (a barrier with
 // device memory order between them). The plan picks this pass (plan/gpu_dispatch.cc).
-#include "scatter_status.hlsli"
+#include "scatter_line.hlsli"
 
 #define NO_DESTINATION 0xffffffffu
 
@@ -15,28 +15,15 @@ void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
   // P_THREADS is the lines' threads, a group a line: both returns are whole groups.
   uint lineIndex = (ThreadIndex(id) - lane) / GS_THREADS_PER_GROUP;  // `line` is an HLSL keyword
   if (GroupStops(lane) || lineIndex >= P_THREADS / GS_THREADS_PER_GROUP) return;
-  uint axis = K_RANK;
-  for (uint d = 0; d < K_RANK; ++d) {
-    if (LOW(kernel.dataStrides, d) == 0) axis = d;
-  }
-  uint length = 1, inner = 1, iterStep = 0, indexStep = 0;
-  if (axis < K_RANK) {
-    length = LOW(kernel.sizes, axis);
-    iterStep = LOW(kernel.iterStrides, axis);
-    indexStep = LOW(kernel.indexStrides, axis);
-    for (uint e = axis + 1; e < K_RANK; ++e) inner *= LOW(kernel.sizes, e);
-  }
-  UnitOffsets o = SeekUnit((lineIndex / inner) * length * inner + lineIndex % inner);
-  uint bound = LOW(kernel.indexedSizes, 0);
-  uint stride = LOW(kernel.indexedStrides, 0);
-  for (uint j = 0; j < length; j += GS_THREADS_PER_GROUP) {
+  ScatterLine l = SeekLine(lineIndex);
+  for (uint j = 0; j < l.length; j += GS_THREADS_PER_GROUP) {
     uint u = j + lane;
     uint destination = NO_DESTINATION;  // also an update whose index is out of bounds (unchecked)
     Element value = (Element)0;
-    if (u < length) {
+    if (u < l.length) {
       uint position;
-      value = LoadUpdate(o.iter + u * iterStep);
-      if (ResolveIndex(LoadIndex(o.index + u * indexStep), bound, position)) destination = o.data + position * stride;
+      value = LoadUpdate(l.first.iter + u * l.iterStep);
+      if (ResolveIndex(LoadIndex(l.first.index + u * l.indexStep), l.bound, position)) destination = l.first.data + position * l.stride;
     }
     chunkDestinations[lane] = destination;
     GroupMemoryBarrierWithGroupSync();
