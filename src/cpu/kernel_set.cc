@@ -7,9 +7,13 @@
 namespace gs::cpu {
 namespace simd {
 const KernelTable& ScalarKernels();
-#if defined(GS_HAVE_X86_KERNELS)
+#if defined(GS_HAVE_SSE2_KERNELS)
 const KernelTable& Sse2Kernels();
+#endif
+#if defined(GS_HAVE_AVX2_KERNELS)
 const KernelTable& Avx2Kernels();
+#endif
+#if defined(GS_HAVE_AVX512_KERNELS)
 const KernelTable& Avx512Kernels();
 #endif
 #if defined(GS_HAVE_NEON64_KERNELS)
@@ -23,9 +27,13 @@ constexpr const char* kNames[kKernelSetCount] = {"scalar", "sse2", "avx2", "avx5
 
 const KernelTable& TableOf(KernelSet set) {
   switch (set) {
-#if defined(GS_HAVE_X86_KERNELS)
+#if defined(GS_HAVE_SSE2_KERNELS)
     case KernelSet::Sse2: return simd::Sse2Kernels();
+#endif
+#if defined(GS_HAVE_AVX2_KERNELS)
     case KernelSet::Avx2: return simd::Avx2Kernels();
+#endif
+#if defined(GS_HAVE_AVX512_KERNELS)
     case KernelSet::Avx512: return simd::Avx512Kernels();
 #endif
 #if defined(GS_HAVE_NEON64_KERNELS)
@@ -59,12 +67,18 @@ bool ParseKernelSet(const char* name, KernelSet* set) {
 bool KernelSetSupported(KernelSet set) {
   switch (set) {
     case KernelSet::Scalar: return true;
-#if defined(GS_HAVE_X86_KERNELS)
+#if defined(GS_HAVE_SSE2_KERNELS)
     case KernelSet::Sse2: return __builtin_cpu_supports("sse2");
-    case KernelSet::Avx2: return __builtin_cpu_supports("avx2");
+#endif
+    // The avx2 and avx512 files are built with -mbmi2 too (src/CMakeLists.txt).
+#if defined(GS_HAVE_AVX2_KERNELS)
+    case KernelSet::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+#endif
+#if defined(GS_HAVE_AVX512_KERNELS)
     case KernelSet::Avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("bmi2");
 #endif
 #if defined(GS_HAVE_NEON64_KERNELS)
     case KernelSet::Neon64: return true;  // Advanced SIMD is mandatory in ARMv8-A
