@@ -165,6 +165,7 @@ CaseLimits RowLimits(const Case& c, const std::string& variant) {
     Add(&l, "random_rows_prefetch32", units, true, StreamRows<false, true, 32, I>, view);
     Add(&l, "random_rows_prefetch8_l2", units, true, StreamRows<false, true, 8, I, true>, view);
     Add(&l, "random_rows_prefetch32_l2", units, true, StreamRows<false, true, 32, I, true>, view);
+    Add(&l, "random_rows_prefetch64_l2", units, true, StreamRows<false, true, 64, I, true>, view);
   }
 #endif
   if (kScatter) Add(&l, "sequential_rows", units, false, CopyRows<true, false, LineCopy, I>, view);
