@@ -189,6 +189,7 @@ uint ExchangeHead(uint e, uint value) {
 #define P_LIST_LIMIT step.listLimit_viewElements_stepsInnermost_reportsBadIndex.x
 #define P_STEPS_INNERMOST step.listLimit_viewElements_stepsInnermost_reportsBadIndex.z
 #define P_REPORTS_BAD_INDEX step.listLimit_viewElements_stepsInnermost_reportsBadIndex.w
+#define P_CLAIM_SHIFT step.claimShift_spare0_spare1_spare2.x
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 

@@ -9,5 +9,5 @@ void ClaimHead(uint e, uint value) { GS_IN_WINDOW4(e, listHeads_MIN) }
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   uint unit, destination;
-  if (UnitDestination(id, groupIndex, unit, destination)) ClaimHead(destination, ClaimOf(unit));
+  if (UnitDestination(id, groupIndex, unit, destination)) ClaimHead(ClaimWord(destination), ClaimOf(unit));
 }

@@ -7,5 +7,5 @@
 [numthreads(GS_THREADS_PER_GROUP, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID, uint groupIndex : SV_GroupIndex) {
   uint unit, destination;
-  if (UnitDestination(id, groupIndex, unit, destination)) StoreHead(destination, ClaimOf(0));
+  if (UnitDestination(id, groupIndex, unit, destination)) StoreHead(ClaimWord(destination), ClaimOf(0));
 }

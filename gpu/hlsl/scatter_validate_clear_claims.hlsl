@@ -13,7 +13,7 @@ void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
   if (t < validation.rank_elementCount.z) ValidatePosition(t);
   if (t < K_UNITS) {  // not in one condition: HLSL's && evaluates both sides
     uint destination;
-    if (IndexedOffset(SeekUnit(t), destination)) StoreHead(destination, ClaimOf(0));
+    if (IndexedOffset(SeekUnit(t), destination)) StoreHead(ClaimWord(destination), ClaimOf(0));
   }
   ReportIfLastGroup(lane);
 }

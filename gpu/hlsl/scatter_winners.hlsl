@@ -9,7 +9,7 @@ bool WinningItem(uint t, out uint destination, out Element value) {
   uint unit = t / K_BLOCK;
   UnitOffsets o = SeekUnit(unit);
   value = (Element)0;
-  if (!IndexedOffset(o, destination) || LoadHead(destination) != ClaimOf(unit)) return false;
+  if (!IndexedOffset(o, destination) || LoadHead(ClaimWord(destination)) != ClaimOf(unit)) return false;
   uint element = t - unit * K_BLOCK;
   destination += element;
   value = LoadUpdate(o.iter + element);

@@ -170,15 +170,36 @@ bool ScatterLines(const Plan& plan, uint64_t* lines) {
   return *lines >= kGpuMinScatterLines || length <= kGpuShortScatterLine;
 }
 
+// An overwrite claims a word per destination, numbered by its first element (or word) shifted
+// right by this much: every stride that moves a destination is a multiple of 2^shift, so every
+// destination is too and no two share a claim word. Rows of 1 KiB then take a word a row, not
+// one per 16-byte word of Output.
+uint32_t ClaimShift(const KernelConstants& walk) {
+  uint32_t shift = 31;
+  const auto moves = [&shift](uint64_t size, uint64_t stride) {
+    if (size > 1 && stride != 0) shift = std::min<uint32_t>(shift, static_cast<uint32_t>(__builtin_ctzll(stride)));
+  };
+  for (uint64_t d = 0; d < walk.rank; ++d) moves(walk.sizes[d], walk.dataStrides[d]);
+  for (uint64_t c = 0; c < walk.tupleSize; ++c) moves(walk.indexedSizes[c], walk.indexedStrides[c]);
+  return shift;
+}
+
+// The walk in words of elementBytes (GatherWordBytes holds them whole).
+KernelConstants WalkInBytes(const Plan& plan, uint32_t elementBytes) {
+  const uint64_t factor = elementBytes / plan.elementSize;
+  return factor == 1 ? plan.walk : WalkInWords(plan.walk, factor);
+}
+
 // Words of the scatter scratch lists' largest: a head per Output element (an overwrite's claim
-// per Output word), and for the list walk a link per update element; none for lines.
+// per destination, ClaimShift), and for the list walk a link per update element; none for lines.
 uint64_t ScatterListElements(const Plan& plan, uint32_t elementBytes) {
   uint64_t lines = 0;
   if (ScatterLines(plan, &lines)) return 0;
   const uint64_t extent = plan.tensor(TensorRole::Output).extentElements;
   if (OverwritesWithoutLists(plan)) {
     const uint64_t factor = elementBytes / plan.elementSize;
-    return (extent + factor - 1) / factor;
+    const uint64_t words = (extent + factor - 1) / factor;
+    return words == 0 ? 0 : ((words - 1) >> ClaimShift(WalkInBytes(plan, elementBytes))) + 1;
   }
   return std::max(extent, plan.walk.unitCount * plan.walk.blockElements);
 }
@@ -263,8 +284,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   schedule->elementBytes = elementBytes;
   const uint32_t packedWord = GatherPackedWordBytes(plan, options.offsets);
   schedule->outputBytes = packedWord != 0 ? packedWord : elementBytes;
-  const uint64_t factor = elementBytes / plan.elementSize;
-  schedule->walk = factor == 1 ? plan.walk : WalkInWords(plan.walk, factor);
+  schedule->walk = WalkInBytes(plan, elementBytes);
   if (plan.isScatter) {
     schedule->copyBytes = CopyWordBytes(plan, options.offsets, elementBytes);
     const uint64_t copyFactor = schedule->copyBytes / plan.elementSize;
@@ -290,7 +310,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   }
   const uint64_t lists = plan.isScatter ? ScatterListElements(plan, elementBytes) : 0;
   if (lists > window * kGpuListWindows) {
-    return tooLarge(OverwritesWithoutLists(plan) ? "a scatter's claim words (one per Output element or word)"
+    return tooLarge(OverwritesWithoutLists(plan) ? "a scatter's claim words (one per destination the Output may hold)"
                                                  : "a scatter scratch list (a word per Output element, per update)",
                     lists, kGpuListWindows);
   }
@@ -396,6 +416,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
         pass.kernel == GpuKernel::ScatterLines || pass.kernel == GpuKernel::ScatterLineGroups) {
       pass.constants.elementBytes = elementBytes;
     }
+    if (claims) pass.constants.claimShift = ClaimShift(k);
     if (pass.kernel == copyKernel) {
       pass.constants.elementBytes = schedule->copyBytes;
       pass.copyViews = schedule->copyBytes != elementBytes;

@@ -85,7 +85,7 @@ struct GpuSchedule {
   uint32_t passCount = 0;
   GpuPass passes[kMaxGpuPasses];
   // Scatters: a list head per Output element of its extent, or an overwrite's claim per
-  // Output element or word (elementBytes).
+  // destination (its first Output element or word >> PassConstants::claimShift).
   uint64_t listHeadElements = 0;
   uint64_t listNextElements = 0;  // scatters that walk lists: one link per Updates element; else 0
   bool windowed = false;  // a tensor or list spans more than one view: the kernels pick windows

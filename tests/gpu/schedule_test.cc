@@ -147,8 +147,9 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   EXPECT_EQ(s.passes[1].threads, 1000u);
 
   // ScatterND of 10 rows of 32 into 64 rows in place: a claim thread per row, a writer per
-  // 16-byte word (8 a row), and a claim word per Output word: 512, more than 4 a row, so only
-  // the 10 targeted ones are cleared, checked in the validation's pass, unchecked in their own.
+  // 16-byte word (8 a row), and a claim word per destination row (rows start 8 words apart: the
+  // claim word is the first word >> 3): 64, more than 4 a unit, so only the 10 targeted ones
+  // are cleared, checked in the validation's pass, unchecked in their own.
   const uint32_t dataSizes[] = {64, 32}, indexSizes[] = {10, 1}, updateSizes[] = {10, 32};
   const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, 64 * 32 * 4};
   const gs::TensorDesc indices{gs::DataType::Int32, 2, indexSizes, nullptr, 10 * 4};
@@ -168,7 +169,8 @@ TEST(GpuSchedule, OverwritesClaimThenWriteWithoutLists) {
   EXPECT_EQ(s.passes[2].constants.elementBytes, 16u);
   EXPECT_EQ(s.passes[1].constants.elementBytes, 4u);  // the claims read no element
   EXPECT_EQ(s.elementBytes, 16u);
-  EXPECT_EQ(s.listHeadElements, 64u * 32u / 4u);
+  EXPECT_EQ(s.listHeadElements, 64u);
+  for (uint32_t i = 0; i < s.passCount; ++i) EXPECT_EQ(s.passes[i].constants.claimShift, 3u) << i;
   EXPECT_EQ(s.walk.blockElements, 8u);
   gs::plan::GpuOptions inPlaceUnchecked = inPlace;
   inPlaceUnchecked.checked = false;
@@ -232,6 +234,33 @@ TEST(GpuSchedule, ScatterCopiesInWords) {
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ClearLists, GpuKernel::ScatterLink, GpuKernel::ScatterOrder,
                                                 GpuKernel::Copy, GpuKernel::ScatterCombine}));
   EXPECT_FALSE(s.passes[3].copyViews);
+}
+
+// An overwrite's claim words number its destinations, not Output's words: rows of 1 KiB (the
+// perf suite's ScatterND, 1000000 rows) take a word a row, 4 MB rather than 256 MB a recording;
+// rows 3 words apart keep a word per Output word (no shift holds them apart); element scatters
+// along an axis too.
+TEST(GpuSchedule, ClaimWordsOnePerDestination) {
+  struct RowsCase {
+    uint32_t rows, width, shift;
+    uint64_t claims;
+  };
+  for (const RowsCase c : {RowsCase{1000000, 256, 6, 1000000}, RowsCase{1000, 12, 0, 3000}, RowsCase{1000, 8, 1, 1000},
+                           RowsCase{1001, 40, 1, 5005}}) {
+    const std::string what = std::to_string(c.rows) + " rows of " + std::to_string(c.width);
+    const uint32_t dataSizes[] = {c.rows, c.width}, indexSizes[] = {16, 1}, updateSizes[] = {16, c.width};
+    const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, uint64_t{c.rows} * c.width * 4};
+    const gs::TensorDesc indices{gs::DataType::Int64, 2, indexSizes, nullptr, 16 * 8};
+    const gs::TensorDesc updates{gs::DataType::Float32, 2, updateSizes, nullptr, 16 * c.width * 4};
+    const gs::ScatterNdOperatorDesc desc{&data, &indices, &updates, &data, 2, 2, gs::Reduction::None};
+    gs::CompiledOperator op;
+    ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok()) << what;
+    gs::plan::GpuSchedule s;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), {}, &s), "") << what;
+    EXPECT_EQ(s.listHeadElements, c.claims) << what;
+    EXPECT_EQ(s.passes[s.passCount - 1].kernel, s.elementBytes == 16 ? GpuKernel::ScatterWinnersWide : GpuKernel::ScatterWinners) << what;
+    EXPECT_EQ(s.passes[s.passCount - 1].constants.claimShift, c.shift) << what;
+  }
 }
 
 // The claim words are cleared all at once up to 4 a unit, else only the targeted ones: rows of

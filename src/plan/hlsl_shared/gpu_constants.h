@@ -80,10 +80,12 @@ struct PassConstants {
           viewElements,  // elements of each view window (GS_TENSOR_WINDOWS, GS_LIST_WINDOWS)
           stepsInnermost,  // packed gathers: a word's elements lie in one run of the innermost dim
           reportsBadIndex)  // validation: its last group to finish also reports the bad index's value
+  GS_QUAD(claimShift,  // overwrites by claims: a destination's claim word is its first element >> this
+          spare0, spare1, spare2)  // (the block stays whole 16-byte registers)
 };
 
 #ifdef __cplusplus
-static_assert(sizeof(PassConstants) == 3 * 16, "PassConstants layout");
+static_assert(sizeof(PassConstants) == 4 * 16, "PassConstants layout");
 }  // namespace gs::plan
 #endif
 #undef GS_QUAD
