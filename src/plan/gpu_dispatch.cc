@@ -410,13 +410,14 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   SetEncodings(plan, options, schedule);
   // The passes that move elements move the schedule's words (the claims read none), the copy
   // its own.
+  const uint32_t claimShift = claims ? ClaimShift(k) : 0;
   for (uint32_t i = 0; i < schedule->passCount; ++i) {
     GpuPass& pass = schedule->passes[i];
     if (pass.kernel == GpuKernel::ScatterWinners || pass.kernel == GpuKernel::ScatterWinnersWide ||
         pass.kernel == GpuKernel::ScatterLines || pass.kernel == GpuKernel::ScatterLineGroups) {
       pass.constants.elementBytes = elementBytes;
     }
-    if (claims) pass.constants.claimShift = ClaimShift(k);
+    pass.constants.claimShift = claimShift;
     if (pass.kernel == copyKernel) {
       pass.constants.elementBytes = schedule->copyBytes;
       pass.copyViews = schedule->copyBytes != elementBytes;
