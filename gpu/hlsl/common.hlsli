@@ -193,12 +193,17 @@ uint ExchangeHead(uint e, uint value) {
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 
+// Threads a group ([numthreads]): the large gathers' kernels set GS_LARGE_GROUP_THREADS.
+#ifndef GS_GROUP_THREADS
+#define GS_GROUP_THREADS GS_THREADS_PER_GROUP
+#endif
+
 // The passes that move data take THREAD_ITEMS items a thread (the host's GpuItemsPerThread),
-// P_THREADS items in all: lane l of a group takes its group's items l, l + GS_THREADS_PER_GROUP,
+// P_THREADS items in all: lane l of a group takes its group's items l, l + GS_GROUP_THREADS,
 // ..., so each step of a wave touches consecutive items. The kernels load every item before they
 // store one.
 uint FirstItem(uint3 id, uint lane) { return (ThreadIndex(id) - lane) * THREAD_ITEMS + lane; }
-#define ITEM(first, v) ((first) + (v) * GS_THREADS_PER_GROUP)
+#define ITEM(first, v) ((first) + (v) * GS_GROUP_THREADS)
 
 // A pass after the validation does nothing when a bad index was found or met (checked mode) or
 // a scatter's list was too long for the fold (the host then answers Unsupported).

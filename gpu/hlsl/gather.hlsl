@@ -17,7 +17,7 @@ Element GatherItem(uint t, out uint destination, inout bool met) {
   return (Element)0;
 }
 
-[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
+[numthreads(GS_GROUP_THREADS, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
   uint first = FirstItem(id, lane);
   Element values[THREAD_ITEMS];

@@ -68,7 +68,7 @@ OutputWord GatherWord(uint w, inout bool met) {
 #endif
 }
 
-[numthreads(GS_THREADS_PER_GROUP, 1, 1)]
+[numthreads(GS_GROUP_THREADS, 1, 1)]
 void main(uint3 id : SV_DispatchThreadID, uint lane : SV_GroupIndex) {
   uint first = FirstItem(id, lane);
   OutputWord words[THREAD_ITEMS];

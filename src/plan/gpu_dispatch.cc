@@ -214,7 +214,19 @@ uint32_t GpuItemsPerThread(GpuKernel kernel, bool windowed) {
     case GpuKernel::ScatterWinnersWide: return GS_ITEMS_PER_THREAD;
     case GpuKernel::GatherPacked: return GS_ITEMS_PER_THREAD_PACKED;
     case GpuKernel::GatherPackedWide: return GS_ITEMS_PER_THREAD_PACKED_WIDE;
+    case GpuKernel::GatherLarge: return GS_ITEMS_PER_THREAD_GATHER_LARGE;
+    case GpuKernel::GatherPackedLarge: return GS_ITEMS_PER_THREAD_PACKED;
+    case GpuKernel::GatherPackedWideLarge: return GS_ITEMS_PER_THREAD_PACKED_WIDE;
     default: return 1;
+  }
+}
+
+uint32_t GpuGroupThreads(GpuKernel kernel) {
+  switch (kernel) {
+    case GpuKernel::GatherLarge:
+    case GpuKernel::GatherPackedLarge:
+    case GpuKernel::GatherPackedWideLarge: return GS_LARGE_GROUP_THREADS;
+    default: return kGpuThreadsPerGroup;
   }
 }
 
@@ -222,11 +234,11 @@ GpuPass MakeGpuPass(GpuKernel kernel, uint32_t threads, bool windowed) {
   GpuPass pass;
   pass.kernel = kernel;
   pass.threads = threads;
-  const uint64_t perGroup = uint64_t{kGpuThreadsPerGroup} * GpuItemsPerThread(kernel, windowed);
+  const uint64_t perGroup = uint64_t{GpuGroupThreads(kernel)} * GpuItemsPerThread(kernel, windowed);
   const uint64_t groups = std::max<uint64_t>(1, (uint64_t{threads} + perGroup - 1) / perGroup);
   pass.groupsX = static_cast<uint32_t>(std::min<uint64_t>(groups, kGpuMaxGroupsPerDim));
   pass.groupsY = static_cast<uint32_t>((groups + pass.groupsX - 1) / pass.groupsX);
-  pass.rowWidth = pass.groupsX * kGpuThreadsPerGroup;
+  pass.rowWidth = pass.groupsX * GpuGroupThreads(kernel);
   pass.constants.threadCount = pass.threads;
   pass.constants.rowWidth = pass.rowWidth;
   return pass;
@@ -246,6 +258,15 @@ uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets) {
 }
 
 constexpr uint32_t kMaxElementsPerPackedWord = 4;
+
+uint64_t IndexedReachBytes(const Plan& plan) {
+  const KernelConstants& k = plan.walk;
+  uint64_t reach = 0;
+  for (uint32_t c = 0; c < k.tupleSize; ++c) {
+    if (k.indexedSizes[c] > 0) reach += (k.indexedSizes[c] - 1) * k.indexedStrides[c];
+  }
+  return reach * plan.elementSize;
+}
 
 uint32_t GatherPackedWordBytes(const Plan& plan, const uint64_t* offsets) {
   if (plan.isScatter || GatherWordBytes(plan, offsets) != plan.elementSize || !WalksDensely(plan.walk)) return 0;
@@ -282,8 +303,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   *schedule = GpuSchedule();
   const uint32_t elementBytes = GatherWordBytes(plan, options.offsets);
   schedule->elementBytes = elementBytes;
-  const uint32_t packedWord = GatherPackedWordBytes(plan, options.offsets);
-  schedule->outputBytes = packedWord != 0 ? packedWord : elementBytes;
+  uint32_t packedWord = GatherPackedWordBytes(plan, options.offsets);
   schedule->walk = WalkInBytes(plan, elementBytes);
   if (plan.isScatter) {
     schedule->copyBytes = CopyWordBytes(plan, options.offsets, elementBytes);
@@ -325,6 +345,11 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
       plan.validation.elementCount >= kMaxThreads) {
     return "more than 2^32 - 257 elements in one tensor";
   }
+  // Large element gathers run groups of GS_LARGE_GROUP_THREADS, and those of 4-byte elements
+  // whose reads lie far apart a thread an element, many a thread, rather than packed.
+  const bool large = !plan.isScatter && !schedule->windowed && walked >= kGpuLargeGatherElements;
+  if (large && plan.elementSize == 4 && IndexedReachBytes(plan) > kGpuNearReadBytes) packedWord = 0;
+  schedule->outputBytes = packedWord != 0 ? packedWord : elementBytes;
 
   // A pass with no thread to run is not dispatched: an empty call dispatches nothing.
   auto add = [&](GpuKernel kernel, uint64_t threads) {
@@ -339,10 +364,14 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     // output reads none, so there it always runs), a few threads each walking a strided share;
     // its last group to finish reports the value.
     const uint32_t perWord = packedWord / elementBytes;
-    if (packedWord != 0) {
-      add(packedWord == 16 ? GpuKernel::GatherPackedWide : GpuKernel::GatherPacked, walked / perWord);
+    if (packedWord == 16) {
+      add(large ? GpuKernel::GatherPackedWideLarge : GpuKernel::GatherPackedWide, walked / perWord);
+    } else if (packedWord != 0) {
+      add(large ? GpuKernel::GatherPackedLarge : GpuKernel::GatherPacked, walked / perWord);
+    } else if (elementBytes == 16) {
+      add(GpuKernel::GatherWide, walked);
     } else {
-      add(elementBytes == 16 ? GpuKernel::GatherWide : GpuKernel::Gather, walked);
+      add(large ? GpuKernel::GatherLarge : GpuKernel::Gather, walked);
     }
     if (validate) {
       const uint64_t share = kGpuValidationElementsPerThread;

@@ -128,8 +128,27 @@ uint32_t GatherWordBytes(const Plan& plan, const uint64_t* offsets);
 // blocks (GatherWordBytes
 // is its element size) and its walk writes Output densely in row-major order from a start
 // aligned to the word, in whole words, so every byte a word covers is one of its elements (none
-// of the caller's bytes shares a word).
+// of the caller's bytes shares a word). ScheduleGpuPasses does not pack large gathers of 4-byte
+// elements whose reads lie far apart (IndexedReachBytes).
 uint32_t GatherPackedWordBytes(const Plan& plan, const uint64_t* offsets);
+
+// How far apart in bytes two units' reads of the indexed tensor may lie: the offset the largest
+// index of each tuple component adds.
+uint64_t IndexedReachBytes(const Plan& plan);
+
+// Element gathers of at least kGpuLargeGatherElements (not windowed) run the *Large kernels:
+// groups of GS_LARGE_GROUP_THREADS, and 4-byte elements whose reads reach past
+// kGpuNearReadBytes a thread an element, GS_ITEMS_PER_THREAD_GATHER_LARGE a thread (GatherLarge),
+// rather than packed. On an H100 (perf/results/2026-11-27-h100-groups.md) groups of 256 ran
+// 16M-element f32 gathers within 16 KiB rows 1.33x faster and f16 1.12x, and elements 16 a
+// thread across 64 MiB 1.38x; reaches between the two are unmeasured. Small dispatches keep
+// groups of 64: lavapipe (CI's device) runs every thread of a group, and its GPU tests took twice
+// as long with 256.
+inline constexpr uint64_t kGpuLargeGatherElements = uint64_t{1} << 20;
+inline constexpr uint64_t kGpuNearReadBytes = 64 * 1024;
+
+// Threads a group of the kernel's: kGpuThreadsPerGroup, or GS_LARGE_GROUP_THREADS (*Large).
+uint32_t GpuGroupThreads(GpuKernel kernel);
 
 // Whether a packed gather's words each lie in one run of the innermost walked dim (blocks of one
 // element, that dim's size a multiple of the elements a word): the kernel then seeks the first

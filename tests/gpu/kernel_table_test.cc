@@ -127,7 +127,7 @@ TEST(KernelTable, EveryKernelIsComputeShaderModel50) {
 
 TEST(KernelTable, EveryKernelRunsTheGroupSizeThePlanDispatches) {
   for (const KernelBytecode& code : gs::d3d12::kKernelBytecode) {
-    EXPECT_EQ(Read(code).localSize, (std::vector<uint32_t>{gs::plan::kGpuThreadsPerGroup, 1, 1})) << Name(code);
+    EXPECT_EQ(Read(code).localSize, (std::vector<uint32_t>{gs::plan::GpuGroupThreads(code.kernel), 1, 1})) << Name(code);
   }
 }
 

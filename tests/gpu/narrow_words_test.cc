@@ -176,6 +176,70 @@ const NarrowCase kCases[] = {
     {"i64, rows of 3: words across rows", gs::DataType::Int64, 6, 5, 3, 0, false, 64, 32, 3, 16, false},
 };
 
+// GATHER_ELEMENTS along `axis` of an inputRows x inputCols input by indexRows x indexCols indices
+// (Output dense).
+struct ElementGather {
+  gs::DataType type;
+  uint32_t inputRows, inputCols, indexRows, indexCols, axis;
+  uint32_t Count() const { return indexRows * indexCols; }
+  uint32_t Bound() const { return axis == 0 ? inputRows : inputCols; }
+  uint64_t InputBytes() const { return uint64_t{inputRows} * inputCols * gs::ElementSizeInBytes(type); }
+  uint64_t IndexBytes() const { return uint64_t{Count()} * 8; }
+  uint64_t OutputBytes() const { return uint64_t{Count()} * gs::ElementSizeInBytes(type); }
+  std::string Name() const {
+    return std::to_string(gs::ElementSizeInBytes(type)) + "-byte elements, " + std::to_string(inputRows) + " x " +
+           std::to_string(inputCols) + " by " + std::to_string(indexRows) + " x " + std::to_string(indexCols) +
+           " along axis " + std::to_string(axis);
+  }
+  gs::CompiledOperator Compile() const {
+    static uint32_t inputSizes[2], indexSizes[2];
+    static gs::TensorDesc input, indices, output;
+    inputSizes[0] = inputRows, inputSizes[1] = inputCols, indexSizes[0] = indexRows, indexSizes[1] = indexCols;
+    input = {type, 2, inputSizes, nullptr, InputBytes()};
+    indices = {gs::DataType::Int64, 2, indexSizes, nullptr, IndexBytes()};
+    output = {type, 2, indexSizes, nullptr, OutputBytes()};
+    const gs::GatherElementsOperatorDesc desc{&input, &indices, &output, axis};
+    gs::CompiledOperator op;
+    const gs::Status status = gs::CompileOperator({gs::OperatorType::GatherElements, &desc}, &op);
+    EXPECT_TRUE(status.ok()) << Name() << ": " << status.message();
+    return op;
+  }
+};
+
+// Gathers of at least kGpuLargeGatherElements run groups of GS_LARGE_GROUP_THREADS; there Float32
+// reads that may lie more than kGpuNearReadBytes apart (along axis 1: a row of inputCols) go a
+// thread an element, 16 a thread, instead of 4 a 16-byte word. Smaller gathers keep the packing.
+TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
+  using gs::DataType;
+  using gs::plan::GpuKernel;
+  const uint32_t near = gs::plan::kGpuNearReadBytes / 4 + 1;  // a row of 16385 floats: 64 KiB apart at most
+  const uint32_t wide = gs::plan::kGpuLargeGatherElements / 64;
+  const struct {
+    ElementGather gather;
+    GpuKernel kernel;
+    uint32_t threads, outputBytes;
+  } cases[] = {
+      {{DataType::Float32, 64, near, 64, wide, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
+      {{DataType::Float32, 64, near + 1, 64, wide, 1}, GpuKernel::GatherLarge, 1u << 20, 4},  // 4 bytes further
+      {{DataType::Float32, 64, near + 1, 63, wide, 1}, GpuKernel::GatherPackedWide, 63u << 12, 16},  // not large
+      {{DataType::Float32, 4096, 256, 4096, 256, 0}, GpuKernel::GatherLarge, 1u << 20, 4},
+      {{DataType::Float32, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
+      {{DataType::Float16, 4096, 256, 4096, 256, 0}, GpuKernel::GatherPackedLarge, 1u << 19, 4},
+      {{DataType::Int8, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedLarge, 1u << 18, 4},
+  };
+  for (const auto& c : cases) {
+    const gs::CompiledOperator op = c.gather.Compile();
+    ASSERT_NE(op.plan(), nullptr) << c.gather.Name();
+    gs::plan::GpuSchedule s;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), gs::plan::GpuOptions(), &s), "") << c.gather.Name();
+    EXPECT_EQ(s.passes[0].kernel, c.kernel) << c.gather.Name();
+    EXPECT_EQ(s.passes[0].threads, c.threads) << c.gather.Name();
+    EXPECT_EQ(s.outputBytes, c.outputBytes) << c.gather.Name();
+  }
+  const gs::CompiledOperator nearest = cases[0].gather.Compile();
+  EXPECT_EQ(gs::plan::IndexedReachBytes(*nearest.plan()), gs::plan::kGpuNearReadBytes);
+}
+
 TEST(NarrowWords, ThePlanPacksOnlyDenseAlignedWholeWords) {
   for (const NarrowCase& c : kCases) {
     const gs::CompiledOperator op = c.Compile();
@@ -235,6 +299,42 @@ class NarrowWordsOnGpu : public ::testing::Test {
   }
   gs::D3D12Engine* engine_ = nullptr;
 };
+
+// The large kernels' bytes against the CPU engine's, sentinels around Output, unchecked and
+// checked with a bad index near the end (a failed gather may have written its view).
+TEST_F(NarrowWordsOnGpu, LargeGathers) {
+  const ElementGather gathers[] = {{gs::DataType::Float32, 4096, 256, 4096, 256, 0},   // GatherLarge
+                                   {gs::DataType::Float32, 4096, 300, 4096, 256, 1},   // GatherPackedWideLarge
+                                   {gs::DataType::Float16, 4096, 256, 4096, 256, 0}};  // GatherPackedLarge
+  for (const ElementGather& g : gathers) {
+    const int64_t bound = g.Bound();
+    std::vector<uint8_t> input(g.InputBytes()), indices(g.IndexBytes());
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + (i >> 9) + 11);
+    for (const bool bad : {false, true}) {
+      for (uint32_t i = 0; i < g.Count(); ++i) {
+        int64_t index = (i * 7 + i / 5) % bound - (i % 3 == 0 ? bound : 0);
+        if (bad && i == g.Count() - 3) index = bound;
+        std::memcpy(&indices[uint64_t{i} * 8], &index, 8);
+      }
+      const gs::IndexChecking checking = bad ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked;
+      const std::string name = g.Name() + (bad ? ", checked, a bad index" : "");
+      const gs::CompiledOperator op = g.Compile();
+      std::vector<uint8_t> cpu(g.OutputBytes() + 64, 0xab), gpu(g.OutputBytes() + 64, 0xab);
+      gs::CpuExecuteOptions options;
+      options.Checking = checking;
+      const gs::Status cpuStatus = gs::ExecuteOnCpu(
+          op, {{input.data(), input.size()}, {indices.data(), indices.size()}, {}, {cpu.data() + 32, g.OutputBytes()}},
+          options);
+      const gs::Status gpuStatus = engine_->ExecuteOnHost(
+          op, {{input.data(), input.size()}, {indices.data(), indices.size()}, {}, {gpu.data() + 32, g.OutputBytes()}},
+          checking);
+      EXPECT_EQ(gpuStatus.code(), cpuStatus.code()) << name;
+      EXPECT_EQ(gpuStatus.message(), cpuStatus.message()) << name;
+      EXPECT_EQ(cpuStatus.ok(), !bad) << name;
+      if (!bad) EXPECT_EQ(std::memcmp(gpu.data(), cpu.data(), gpu.size()), 0) << name;
+    }
+  }
+}
 
 uint32_t None(const NarrowCase& c) { return c.IndexCount(); }
 uint32_t Early(const NarrowCase&) { return 1; }

@@ -302,25 +302,34 @@ TEST(GpuSchedule, DispatchShapeCoversEveryThreadWithinTheGroupLimit) {
 
 TEST(GpuSchedule, PassesThatMoveDataTakeSeveralItemsAThreadWithoutWindows) {
   const std::pair<GpuKernel, uint32_t> kernels[] = {
+      {GpuKernel::GatherLarge, GS_ITEMS_PER_THREAD_GATHER_LARGE},
+      {GpuKernel::GatherPackedLarge, GS_ITEMS_PER_THREAD_PACKED},
+      {GpuKernel::GatherPackedWideLarge, GS_ITEMS_PER_THREAD_PACKED_WIDE},
       {GpuKernel::GatherWide, GS_ITEMS_PER_THREAD},
       {GpuKernel::GatherPacked, GS_ITEMS_PER_THREAD_PACKED},
       {GpuKernel::GatherPackedWide, GS_ITEMS_PER_THREAD_PACKED_WIDE},
       {GpuKernel::ScatterCopyWide, GS_ITEMS_PER_THREAD},
       {GpuKernel::ScatterWinnersWide, GS_ITEMS_PER_THREAD}};
   for (const auto& [kernel, items] : kernels) {
+    const uint32_t group = gs::plan::GpuGroupThreads(kernel);
+    EXPECT_EQ(group, kernel == GpuKernel::GatherLarge || kernel == GpuKernel::GatherPackedLarge ||
+                             kernel == GpuKernel::GatherPackedWideLarge
+                         ? GS_LARGE_GROUP_THREADS
+                         : gs::plan::kGpuThreadsPerGroup)
+        << static_cast<int>(kernel);
     EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, false), items) << static_cast<int>(kernel);
     EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, true), 1u) << static_cast<int>(kernel);
-    // A group takes 64 * items items: one more starts a second group, and the pass counts the
-    // items (the kernels compare each item against it).
-    const gs::plan::GpuPass pass = gs::plan::MakeGpuPass(kernel, 64 * items + 1, false);
+    // A group takes group * items items: one more starts a second group, and the pass counts
+    // the items (the kernels compare each item against it).
+    const gs::plan::GpuPass pass = gs::plan::MakeGpuPass(kernel, group * items + 1, false);
     EXPECT_EQ(pass.groupsX, 2u);
-    EXPECT_EQ(pass.rowWidth, 128u);
-    EXPECT_EQ(pass.constants.threadCount, 64 * items + 1);
-    const uint32_t many = 65535u * 64u * items * 3u + 5u;
+    EXPECT_EQ(pass.rowWidth, 2 * group);
+    EXPECT_EQ(pass.constants.threadCount, group * items + 1);
+    const uint32_t many = 65535u * group * items * 3u + 5u;
     const gs::plan::GpuPass large = gs::plan::MakeGpuPass(kernel, many, false);
     EXPECT_EQ(large.groupsY, 4u);
-    EXPECT_GE(uint64_t{large.groupsX} * large.groupsY * 64 * items, many);
-    EXPECT_EQ(gs::plan::MakeGpuPass(kernel, 64 * items + 1, true).groupsX, items + 1);
+    EXPECT_GE(uint64_t{large.groupsX} * large.groupsY * group * items, many);
+    EXPECT_EQ(gs::plan::MakeGpuPass(kernel, group * items + 1, true).groupsX, items + 1);
   }
   for (GpuKernel kernel : {GpuKernel::Gather, GpuKernel::Copy, GpuKernel::ScatterWinners}) {
     EXPECT_EQ(gs::plan::GpuItemsPerThread(kernel, false), 1u) << static_cast<int>(kernel);

@@ -39,6 +39,13 @@ namespace gs::plan {
 #define GS_ITEMS_PER_THREAD_PACKED 4  // gather_packed.hlsl's 32-bit words
 #define GS_ITEMS_PER_THREAD_PACKED_WIDE 2  // its 16-byte words
 
+// The large element gathers' kernels (gather_large.hlsl, gather_packed_large.hlsl,
+// gather_packed_wide_large.hlsl; plan/gpu_dispatch.h, kGpuLargeGatherElements): groups of
+// GS_LARGE_GROUP_THREADS, and GatherLarge's elements GS_ITEMS_PER_THREAD_GATHER_LARGE a thread,
+// lane l of a group its elements l, l + GS_LARGE_GROUP_THREADS, ...
+#define GS_LARGE_GROUP_THREADS 256
+#define GS_ITEMS_PER_THREAD_GATHER_LARGE 16
+
 // Views of one buffer bound per tensor and per scatter list, each a window of
 // PassConstants::viewElements. HLSL cannot loop over registers: gpu/hlsl/common.hlsli writes
 // each window's register out and stops the build when these change without it.
