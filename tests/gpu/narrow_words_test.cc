@@ -212,16 +212,16 @@ struct ElementGather {
 TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
   using gs::DataType;
   using gs::plan::GpuKernel;
-  const uint32_t near = gs::plan::kGpuNearReadBytes / 4 + 1;  // a row of 16385 floats: 64 KiB apart at most
+  const uint32_t nearCols = gs::plan::kGpuNearReadBytes / 4 + 1;  // a row of 16385 floats: 64 KiB apart at most
   const uint32_t wide = gs::plan::kGpuLargeGatherElements / 64;
   const struct {
     ElementGather gather;
     GpuKernel kernel;
     uint32_t threads, outputBytes;
   } cases[] = {
-      {{DataType::Float32, 64, near, 64, wide, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
-      {{DataType::Float32, 64, near + 1, 64, wide, 1}, GpuKernel::GatherLarge, 1u << 20, 4},  // 4 bytes further
-      {{DataType::Float32, 64, near + 1, 63, wide, 1}, GpuKernel::GatherPackedWide, 63u << 12, 16},  // not large
+      {{DataType::Float32, 64, nearCols, 64, wide, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
+      {{DataType::Float32, 64, nearCols + 1, 64, wide, 1}, GpuKernel::GatherLarge, 1u << 20, 4},  // 4 bytes further
+      {{DataType::Float32, 64, nearCols + 1, 63, wide, 1}, GpuKernel::GatherPackedWide, 63u << 12, 16},  // not large
       {{DataType::Float32, 4096, 256, 4096, 256, 0}, GpuKernel::GatherLarge, 1u << 20, 4},
       {{DataType::Float32, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
       {{DataType::Float16, 4096, 256, 4096, 256, 0}, GpuKernel::GatherPackedLarge, 1u << 19, 4},
