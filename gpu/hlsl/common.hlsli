@@ -193,7 +193,7 @@ uint ExchangeHead(uint e, uint value) {
 
 uint ThreadIndex(uint3 id) { return id.y * P_ROW + id.x; }
 
-// Threads a group ([numthreads]): the large gathers' kernels set GS_LARGE_GROUP_THREADS.
+// Threads a group ([numthreads]): the *_large kernels set GS_LARGE_GROUP_THREADS.
 #ifndef GS_GROUP_THREADS
 #define GS_GROUP_THREADS GS_THREADS_PER_GROUP
 #endif

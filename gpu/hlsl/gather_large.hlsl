@@ -1,4 +1,4 @@
-// gather.hlsl for large gathers (plan/gpu_dispatch.h, kGpuLargeGatherElements): groups of
+// gather.hlsl for large gathers (plan/gpu_dispatch.h, kGpuLargeElements): groups of
 // GS_LARGE_GROUP_THREADS, GS_ITEMS_PER_THREAD_GATHER_LARGE elements a thread.
 #define GS_GROUP_THREADS GS_LARGE_GROUP_THREADS
 #define THREAD_ITEMS GS_ITEMS_PER_THREAD_GATHER_LARGE

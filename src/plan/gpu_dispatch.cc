@@ -225,7 +225,8 @@ uint32_t GpuGroupThreads(GpuKernel kernel) {
   switch (kernel) {
     case GpuKernel::GatherLarge:
     case GpuKernel::GatherPackedLarge:
-    case GpuKernel::GatherPackedWideLarge: return GS_LARGE_GROUP_THREADS;
+    case GpuKernel::GatherPackedWideLarge:
+    case GpuKernel::ScatterLineGroupsLarge: return GS_LARGE_GROUP_THREADS;
     default: return kGpuThreadsPerGroup;
   }
 }
@@ -347,7 +348,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   }
   // Large element gathers run groups of GS_LARGE_GROUP_THREADS, and those of 4-byte elements
   // whose reads lie far apart a thread an element, many a thread, rather than packed.
-  const bool large = !plan.isScatter && !schedule->windowed && walked >= kGpuLargeGatherElements;
+  const bool large = !plan.isScatter && !schedule->windowed && walked >= kGpuLargeElements;
   if (large && plan.elementSize == 4 && IndexedReachBytes(plan) > kGpuNearReadBytes) packedWord = 0;
   schedule->outputBytes = packedWord != 0 ? packedWord : elementBytes;
 
@@ -413,8 +414,10 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     add(copyKernel, copied);
     // A line longer than a short one takes a group of threads (scatter_line_groups.hlsl).
     const bool lineGroups = walked > 0 && k.unitCount / lines > kGpuShortScatterLine;
-    add(lineGroups ? GpuKernel::ScatterLineGroups : GpuKernel::ScatterLines,
-        walked == 0 ? 0 : lineGroups ? lines * kGpuThreadsPerGroup : lines);
+    const GpuKernel linesKernel = !lineGroups                                            ? GpuKernel::ScatterLines
+                                  : !schedule->windowed && walked >= kGpuLargeElements ? GpuKernel::ScatterLineGroupsLarge
+                                                                                       : GpuKernel::ScatterLineGroups;
+    add(linesKernel, walked == 0 ? 0 : lineGroups ? lines * GpuGroupThreads(linesKernel) : lines);
   } else if (claims) {
     // The last update of each destination claims it (InterlockedMin of its number's complement
     // on the claim word of its destination's first element or word), then only the claimed
@@ -443,7 +446,8 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   for (uint32_t i = 0; i < schedule->passCount; ++i) {
     GpuPass& pass = schedule->passes[i];
     if (pass.kernel == GpuKernel::ScatterWinners || pass.kernel == GpuKernel::ScatterWinnersWide ||
-        pass.kernel == GpuKernel::ScatterLines || pass.kernel == GpuKernel::ScatterLineGroups) {
+        pass.kernel == GpuKernel::ScatterLines || pass.kernel == GpuKernel::ScatterLineGroups ||
+        pass.kernel == GpuKernel::ScatterLineGroupsLarge) {
       pass.constants.elementBytes = elementBytes;
     }
     pass.constants.claimShift = claimShift;

@@ -206,14 +206,14 @@ struct ElementGather {
   }
 };
 
-// Gathers of at least kGpuLargeGatherElements run groups of GS_LARGE_GROUP_THREADS; there Float32
+// Gathers of at least kGpuLargeElements run groups of GS_LARGE_GROUP_THREADS; there Float32
 // reads that may lie more than kGpuNearReadBytes apart (along axis 1: a row of inputCols) go a
 // thread an element, 16 a thread, instead of 4 a 16-byte word. Smaller gathers keep the packing.
 TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
   using gs::DataType;
   using gs::plan::GpuKernel;
   const uint32_t nearCols = gs::plan::kGpuNearReadBytes / 4 + 1;  // a row of 16385 floats: 64 KiB apart at most
-  const uint32_t wide = gs::plan::kGpuLargeGatherElements / 64;
+  const uint32_t wide = gs::plan::kGpuLargeElements / 64;
   const struct {
     ElementGather gather;
     GpuKernel kernel;

@@ -351,6 +351,18 @@ TEST(ScatterLines, EachLineInRowMajorOrder) {
       for (const bool windowed : {false, true}) CheckBothBindings(s, gs::IndexChecking::Checked, windowed, what);
     }
   }
+  // 2048 lines of 600 (at least kGpuLargeElements updates): a group of GS_LARGE_GROUP_THREADS
+  // a line, three chunks each (scatter_line_groups_large.hlsl).
+  for (const uint32_t bytes : {1u, 4u}) {
+    const std::string what = "2048 lines of 600, " + std::to_string(bytes) + "-byte elements";
+    Scatter s;
+    MakeLines(bytes, 37, 2048, 600, gs::Reduction::None, &s);
+    gs::plan::GpuSchedule schedule;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*s.op.plan(), {}, &schedule), "");
+    ASSERT_EQ(schedule.passes[schedule.passCount - 1].kernel, gs::plan::GpuKernel::ScatterLineGroupsLarge) << what;
+    EXPECT_EQ(schedule.passes[schedule.passCount - 1].threads, 2048u * GS_LARGE_GROUP_THREADS) << what;
+    CheckBothBindings(s, gs::IndexChecking::Checked, false, what);
+  }
   Scatter reduction;
   MakeLines(4, 37, 2048, 100, gs::Reduction::Add, &reduction);
   gs::plan::GpuSchedule schedule;

@@ -117,9 +117,20 @@ TEST(GpuSchedule, ElementScattersByLinesWhereTheyAreManyOrShort) {
   lines(shortLine + 1, many - 1, &op);  // fewer lines, longer: claims
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
   EXPECT_EQ(Kernels(s)[1], GpuKernel::ScatterClaim);
-  lines(longest, many, &op);  // the longest line
+  // From kGpuLargeElements updates on, groups of GS_LARGE_GROUP_THREADS a line.
+  const uint32_t largeLine = static_cast<uint32_t>(gs::plan::kGpuLargeElements / many);
+  lines(largeLine - 1, many, &op);
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
   EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLineGroups}));
+  lines(largeLine, many, &op);
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLineGroupsLarge}));
+  EXPECT_EQ(s.passes[0].threads, many * GS_LARGE_GROUP_THREADS);
+  EXPECT_EQ(s.passes[0].groupsX * s.passes[0].groupsY, many);
+  EXPECT_EQ(s.passes[0].constants.elementBytes, 4u);
+  lines(longest, many, &op);  // the longest line
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
+  EXPECT_EQ(Kernels(s), (std::vector<GpuKernel>{GpuKernel::ScatterLineGroupsLarge}));
   lines(longest + 1, 4, &op);  // a line too long, however few: claims
   ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), inPlaceUnchecked, &s), "");
   EXPECT_EQ(Kernels(s)[1], GpuKernel::ScatterClaim);
