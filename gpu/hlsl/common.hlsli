@@ -240,18 +240,25 @@ struct UnitOffsets {
   uint index;
 };
 
+// Every caller passes a unit below K_UNITS, so what the inner dims leave is the outermost
+// coordinate: a division per walked dim but the outermost (a GPU divides in many instructions).
 UnitOffsets SeekUnit(uint unit) {
   UnitOffsets o;
   o.iter = 0;
   o.data = 0;
   o.index = 0;
-  for (uint d = K_RANK; d-- > 0;) {
+  for (uint d = K_RANK; d-- > 1;) {
     uint size = LOW(kernel.sizes, d);
     uint coord = unit % size;
     unit /= size;
     o.iter += coord * LOW(kernel.iterStrides, d);
     o.data += coord * LOW(kernel.dataStrides, d);
     o.index += coord * LOW(kernel.indexStrides, d);
+  }
+  if (K_RANK > 0) {
+    o.iter += unit * kernel.iterStrides[0].x;
+    o.data += unit * kernel.dataStrides[0].x;
+    o.index += unit * kernel.indexStrides[0].x;
   }
   return o;
 }
@@ -268,6 +275,16 @@ bool IndexedOffset(UnitOffsets o, out uint offset) {
     }
     offset += position * LOW(kernel.indexedStrides, c);
   }
+  return true;
+}
+
+// IndexedOffset for kernels that know the tuple has one component (every gather but GatherND's
+// tuples): its bound and stride from fixed registers, no loop.
+bool IndexedOffsetOfOne(UnitOffsets o, out uint offset) {
+  uint position;
+  offset = o.data;
+  if (!ResolveIndex(LoadIndex(o.index), kernel.indexedSizes[0].x, position)) return false;
+  offset += position * kernel.indexedStrides[0].x;
   return true;
 }
 

@@ -7,12 +7,26 @@
 
 // Item t's Input element (zeros for a bad index, which sets met) and where it goes in Output.
 Element GatherItem(uint t, out uint destination, inout bool met) {
+  uint source;
+#ifdef GS_BLOCKS_OF_ONE
+  // A unit an element (gather_large.hlsl): no division, and element gathers' tuples of one
+  // need no loop.
+  UnitOffsets o = SeekUnit(t);
+  destination = o.iter;
+  bool found;
+  if (K_TUPLE == 1) {
+    found = IndexedOffsetOfOne(o, source);
+  } else {
+    found = IndexedOffset(o, source);
+  }
+  if (found) return LoadInput(source);
+#else
   uint unit = t / K_BLOCK;
   uint element = t - unit * K_BLOCK;
   UnitOffsets o = SeekUnit(unit);
   destination = o.iter + element;
-  uint source;
   if (IndexedOffset(o, source)) return LoadInput(source + element);
+#endif
   met = true;
   return (Element)0;
 }

@@ -39,6 +39,24 @@ OutputWord GatherWord(uint w, inout bool met) {
   uint parts[WORD_PARTS];
   [unroll] for (uint p = 0; p < WORD_PARTS; ++p) parts[p] = 0;
   uint first = w * PER_WORD;
+#ifdef GS_STEPS_INNERMOST
+  // The plan runs this variant where the word's elements lie in one run of the innermost
+  // walked dim, in blocks of one element, with one index component each: the first is sought,
+  // each next one is a stride further.
+  UnitOffsets o = SeekUnit(first);
+  uint dataStep = LOW(kernel.dataStrides, K_RANK - 1);
+  uint indexStep = LOW(kernel.indexStrides, K_RANK - 1);
+  [unroll] for (uint i = 0; i < PER_WORD; ++i) {
+    uint source;
+    if (IndexedOffsetOfOne(o, source)) {
+      Pack(parts, i, LoadInput(source));
+    } else {
+      met = true;  // zeros, as gather.hlsl
+    }
+    o.data += dataStep;
+    o.index += indexStep;
+  }
+#else
   // The first element's unit is sought; where the plan says the word's elements lie in one run
   // of the innermost walked dim (blocks of one element), the next ones are a stride further,
   // else each is sought (a division per walked dim).
@@ -61,6 +79,7 @@ OutputWord GatherWord(uint w, inout bool met) {
       met = true;  // zeros, as gather.hlsl
     }
   }
+#endif
 #if OUTPUT_BYTES == 16
   return uint4(parts[0], parts[1], parts[2], parts[3]);
 #else

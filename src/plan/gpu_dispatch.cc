@@ -348,8 +348,9 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
   }
   // Large element gathers run groups of GS_LARGE_GROUP_THREADS, and those of 4-byte elements
   // whose reads lie far apart a thread an element, many a thread, rather than packed.
-  const bool large = !plan.isScatter && !schedule->windowed && walked >= kGpuLargeElements;
-  if (large && plan.elementSize == 4 && IndexedReachBytes(plan) > kGpuNearReadBytes) packedWord = 0;
+  const bool largeWalk = !schedule->windowed && walked >= kGpuLargeElements;
+  const bool largeElements = !plan.isScatter && largeWalk && k.blockElements == 1;
+  if (largeElements && plan.elementSize == 4 && IndexedReachBytes(plan) > kGpuNearReadBytes) packedWord = 0;
   schedule->outputBytes = packedWord != 0 ? packedWord : elementBytes;
 
   // A pass with no thread to run is not dispatched: an empty call dispatches nothing.
@@ -365,14 +366,16 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     // output reads none, so there it always runs), a few threads each walking a strided share;
     // its last group to finish reports the value.
     const uint32_t perWord = packedWord / elementBytes;
+    const bool largePacked =
+        largeElements && packedWord != 0 && k.tupleSize == 1 && PackedWordsStepInnermost(k, perWord);
     if (packedWord == 16) {
-      add(large ? GpuKernel::GatherPackedWideLarge : GpuKernel::GatherPackedWide, walked / perWord);
+      add(largePacked ? GpuKernel::GatherPackedWideLarge : GpuKernel::GatherPackedWide, walked / perWord);
     } else if (packedWord != 0) {
-      add(large ? GpuKernel::GatherPackedLarge : GpuKernel::GatherPacked, walked / perWord);
+      add(largePacked ? GpuKernel::GatherPackedLarge : GpuKernel::GatherPacked, walked / perWord);
     } else if (elementBytes == 16) {
       add(GpuKernel::GatherWide, walked);
     } else {
-      add(large ? GpuKernel::GatherLarge : GpuKernel::Gather, walked);
+      add(largeElements ? GpuKernel::GatherLarge : GpuKernel::Gather, walked);
     }
     if (validate) {
       const uint64_t share = kGpuValidationElementsPerThread;
@@ -415,7 +418,7 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     // A line longer than a short one takes a group of threads (scatter_line_groups.hlsl).
     const bool lineGroups = walked > 0 && k.unitCount / lines > kGpuShortScatterLine;
     const GpuKernel linesKernel = !lineGroups                                            ? GpuKernel::ScatterLines
-                                  : !schedule->windowed && walked >= kGpuLargeElements ? GpuKernel::ScatterLineGroupsLarge
+                                  : largeWalk                                          ? GpuKernel::ScatterLineGroupsLarge
                                                                                        : GpuKernel::ScatterLineGroups;
     add(linesKernel, walked == 0 ? 0 : lineGroups ? lines * GpuGroupThreads(linesKernel) : lines);
   } else if (claims) {

@@ -136,10 +136,12 @@ uint32_t GatherPackedWordBytes(const Plan& plan, const uint64_t* offsets);
 // index of each tuple component adds.
 uint64_t IndexedReachBytes(const Plan& plan);
 
-// Element gathers and element scatters by line groups of at least kGpuLargeElements (not
-// windowed) run the *Large kernels: groups of GS_LARGE_GROUP_THREADS, and gathers of 4-byte
-// elements whose reads reach past kGpuNearReadBytes a thread an element,
-// GS_ITEMS_PER_THREAD_GATHER_LARGE a thread (GatherLarge), rather than packed. On an H100
+// Element gathers (units of one element) and element scatters by line groups of at least
+// kGpuLargeElements (not windowed) run the *Large kernels: groups of GS_LARGE_GROUP_THREADS, and
+// gathers of 4-byte elements whose reads reach past kGpuNearReadBytes a thread an element,
+// GS_ITEMS_PER_THREAD_GATHER_LARGE a thread (GatherLarge), rather than packed. The large packed
+// kernels take only words that step the innermost dim with one index component: they have that
+// walk in their code, with no division and no loop over the tuple an element. On an H100
 // (perf/results/2026-11-27-h100-groups.md) groups of 256 ran 16M-element f32 gathers within
 // 16 KiB rows 1.33x faster, f16 1.12x and ScatterElements 1.5x (every kernel at 256 there), and
 // elements 16 a thread across 64 MiB 1.38x; reaches between the two are unmeasured. Small

@@ -208,7 +208,9 @@ struct ElementGather {
 
 // Gathers of at least kGpuLargeElements run groups of GS_LARGE_GROUP_THREADS; there Float32
 // reads that may lie more than kGpuNearReadBytes apart (along axis 1: a row of inputCols) go a
-// thread an element, 16 a thread, instead of 4 a 16-byte word. Smaller gathers keep the packing.
+// thread an element, 16 a thread, instead of 4 a 16-byte word. Smaller gathers keep the packing,
+// and so do large ones whose words do not step the innermost dim (the large packed kernels
+// assume it).
 TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
   using gs::DataType;
   using gs::plan::GpuKernel;
@@ -226,6 +228,7 @@ TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
       {{DataType::Float32, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
       {{DataType::Float16, 4096, 256, 4096, 256, 0}, GpuKernel::GatherPackedLarge, 1u << 19, 4},
       {{DataType::Int8, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedLarge, 1u << 18, 4},
+      {{DataType::Int8, 4096, 258, 4096, 258, 1}, GpuKernel::GatherPacked, 258u << 10, 4},  // 258 % 4: no steps
   };
   for (const auto& c : cases) {
     const gs::CompiledOperator op = c.gather.Compile();
@@ -238,6 +241,34 @@ TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
   }
   const gs::CompiledOperator nearest = cases[0].gather.Compile();
   EXPECT_EQ(gs::plan::IndexedReachBytes(*nearest.plan()), gs::plan::kGpuNearReadBytes);
+
+  // Tuples of two components: GatherND pairs of 1-byte elements are packed by the kernel that
+  // reads the tuple size from its constants.
+  uint32_t inputSizes[] = {2048, 2048}, indexSizes[] = {1u << 20, 2}, outputSizes[] = {1, 1u << 20};
+  const gs::TensorDesc input{DataType::Int8, 2, inputSizes, nullptr, 2048 * 2048};
+  const gs::TensorDesc indices{DataType::Int64, 2, indexSizes, nullptr, uint64_t{16} << 20};
+  const gs::TensorDesc output{DataType::Int8, 2, outputSizes, nullptr, 1u << 20};
+  const gs::GatherNdOperatorDesc pairs{&input, &indices, &output, 2, 2};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::GatherNd, &pairs}, &op).ok());
+  gs::plan::GpuSchedule s;
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), gs::plan::GpuOptions(), &s), "");
+  EXPECT_EQ(op.plan()->walk.tupleSize, 2u);
+  EXPECT_EQ(s.passes[0].kernel, GpuKernel::GatherPacked);
+  EXPECT_EQ(s.passes[0].constants.stepsInnermost, 1u);
+
+  // Units of three floats read far apart (an embedding of 12-byte rows): GatherLarge takes units
+  // of one element only, so these stay packed, four floats a 16-byte word.
+  uint32_t tableSizes[] = {100000, 3}, idSizes[] = {1, 400000}, rowsSizes[] = {400000, 3};
+  const gs::TensorDesc table{DataType::Float32, 2, tableSizes, nullptr, 1200000};
+  const gs::TensorDesc ids{DataType::Int64, 2, idSizes, nullptr, 3200000};
+  const gs::TensorDesc rows{DataType::Float32, 2, rowsSizes, nullptr, 4800000};
+  const gs::GatherOperatorDesc embedding{&table, &ids, &rows, 0, 1};
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::Gather, &embedding}, &op).ok());
+  ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), gs::plan::GpuOptions(), &s), "");
+  EXPECT_EQ(s.walk.blockElements, 3u);
+  EXPECT_EQ(s.passes[0].kernel, GpuKernel::GatherPackedWide);
+  EXPECT_EQ(s.passes[0].threads, 300000u);
 }
 
 TEST(NarrowWords, ThePlanPacksOnlyDenseAlignedWholeWords) {
@@ -305,7 +336,8 @@ class NarrowWordsOnGpu : public ::testing::Test {
 TEST_F(NarrowWordsOnGpu, LargeGathers) {
   const ElementGather gathers[] = {{gs::DataType::Float32, 4096, 256, 4096, 256, 0},   // GatherLarge
                                    {gs::DataType::Float32, 4096, 300, 4096, 256, 1},   // GatherPackedWideLarge
-                                   {gs::DataType::Float16, 4096, 256, 4096, 256, 0}};  // GatherPackedLarge
+                                   {gs::DataType::Float16, 4096, 256, 4096, 256, 0},   // GatherPackedLarge
+                                   {gs::DataType::Int8, 4096, 258, 4096, 258, 1}};     // GatherPacked
   for (const ElementGather& g : gathers) {
     const int64_t bound = g.Bound();
     std::vector<uint8_t> input(g.InputBytes()), indices(g.IndexBytes());
