@@ -13,15 +13,18 @@
 
 #include "gs/gs.h"
 #include "owned_desc.h"
+#include "plan/gpu_dispatch.h"
 #include "reference.h"
 #include "spec_predicate.h"
 
 namespace {
 
-// Mostly small values, so that the shape rules can line up; sometimes anything at all.
+// Mostly small values, so that the shape rules can line up; sometimes a power of two up to
+// 4096 (large calls that still compile: the GPU schedule's large kernels); sometimes anything.
 uint32_t SmallOrAny(FuzzedDataProvider& in, uint32_t smallLimit) {
   const uint8_t pick = in.ConsumeIntegral<uint8_t>();
   if (pick < 200) return pick % (smallLimit + 1);
+  if (pick < 220) return 1u << (pick % 13);
   if (pick < 240) return in.ConsumeIntegral<uint32_t>();
   return UINT32_MAX - pick % 8;  // near the top: products overflow
 }
@@ -65,6 +68,35 @@ void ReadTensor(FuzzedDataProvider& in, const std::vector<gs_reference::OwnedTen
     case 0: t->total_bytes = minimum - (minimum > 0); break;
     case 1: t->total_bytes = in.ConsumeIntegral<uint64_t>(); break;
     default: t->total_bytes = minimum + in.ConsumeIntegral<uint8_t>() % 4; break;
+  }
+}
+
+// The D3D12 path schedules every operator it is given (gpu/d3d12/record.cc): for any compiled
+// desc, checking, binding and view window, scheduling gives passes or a reason, never a crash,
+// and every item of a pass has a thread.
+void ScheduleOnGpu(const gs::plan::Plan& plan, FuzzedDataProvider& in) {
+  namespace gp = gs::plan;
+  gp::GpuOptions options;
+  options.checked = in.ConsumeBool();
+  options.inPlace = plan.isScatter && in.ConsumeBool();
+  const uint8_t window = in.ConsumeIntegral<uint8_t>();
+  if (window < 128) options.viewElementLimit = 16 * (uint64_t{1} << (window % 24));
+  for (uint64_t& offset : options.offsets) {
+    const uint8_t at = in.ConsumeIntegral<uint8_t>();
+    offset = at < 128 ? 0 : at < 224 ? uint64_t{plan.elementSize} << (at % 5) : at % 64;
+  }
+  gp::GpuSchedule schedule;
+  if (!gp::ScheduleGpuPasses(plan, options, &schedule).empty()) return;
+  bool fine = schedule.passCount <= gp::kMaxGpuPasses;
+  for (uint32_t i = 0; fine && i < schedule.passCount; ++i) {
+    const gp::GpuPass& pass = schedule.passes[i];
+    const uint64_t slots = uint64_t{pass.groupsX} * pass.groupsY * gp::GpuGroupThreads(pass.kernel) *
+                           gp::GpuItemsPerThread(pass.kernel, schedule.windowed);
+    fine = pass.threads > 0 && pass.groupsX > 0 && pass.groupsY > 0 && slots >= pass.threads;
+  }
+  if (!fine) {
+    std::fprintf(stderr, "a GPU schedule leaves work without threads (%u passes)\n", schedule.passCount);
+    std::abort();
   }
 }
 
@@ -126,5 +158,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                  gs::StatusCodeName(status.code()), status.message().c_str());
     std::abort();
   }
+  if (status.ok()) ScheduleOnGpu(*compiled.plan(), in);
   return 0;
 }
