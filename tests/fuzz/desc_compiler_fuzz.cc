@@ -102,6 +102,7 @@ void ScheduleOnGpu(const gs::plan::Plan& plan, FuzzedDataProvider& in) {
 
 }  // namespace
 
+// make_desc_seeds.py writes seeds in this order of reads: change both together.
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   FuzzedDataProvider in(data, size);
   gs_reference::OwnedOperator op;
