@@ -73,7 +73,8 @@ void ReadTensor(FuzzedDataProvider& in, const std::vector<gs_reference::OwnedTen
 
 // The D3D12 path schedules every operator it is given (gpu/d3d12/record.cc): for any compiled
 // desc, checking, binding and view window, scheduling gives passes or a reason, never a crash,
-// and every item of a pass has a thread.
+// every item of a pass has a thread, and the large gathers get only the walks their kernels
+// have compiled in (gather_large.hlsl, gather_packed_large.hlsl).
 void ScheduleOnGpu(const gs::plan::Plan& plan, FuzzedDataProvider& in) {
   namespace gp = gs::plan;
   gp::GpuOptions options;
@@ -93,9 +94,16 @@ void ScheduleOnGpu(const gs::plan::Plan& plan, FuzzedDataProvider& in) {
     const uint64_t slots = uint64_t{pass.groupsX} * pass.groupsY * gp::GpuGroupThreads(pass.kernel) *
                            gp::GpuItemsPerThread(pass.kernel, schedule.windowed);
     fine = pass.threads > 0 && pass.groupsX > 0 && pass.groupsY > 0 && slots >= pass.threads;
+    const gp::KernelConstants& walk = schedule.walk;
+    if (pass.kernel == gp::GpuKernel::GatherLarge) fine = fine && walk.blockElements == 1;
+    if (pass.kernel == gp::GpuKernel::GatherPackedLarge || pass.kernel == gp::GpuKernel::GatherPackedWideLarge) {
+      fine = fine && walk.tupleSize == 1 &&
+             gp::PackedWordsStepInnermost(walk, schedule.outputBytes / schedule.elementBytes);
+    }
   }
   if (!fine) {
-    std::fprintf(stderr, "a GPU schedule leaves work without threads (%u passes)\n", schedule.passCount);
+    std::fprintf(stderr, "a GPU schedule leaves work without threads or runs a walk its kernel lacks (%u passes)\n",
+                 schedule.passCount);
     std::abort();
   }
 }
