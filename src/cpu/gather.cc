@@ -165,60 +165,16 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
   return !outOfBounds.seen();
 }
 
-// One block per unit, in chunks of about 16 KiB of blocks: the next chunk's sources are
-// resolved and prefetched one by one as this chunk is copied, so random rows have many misses
-// in flight and each index is read once.
-template <typename IndexT>
+// One block per unit, through the kernel set's walk (simd/block_walk.h).
 bool GatherBlocks(const plan::Plan& plan, const uint8_t* input, const uint8_t* indices,
                   uint8_t* output, const Parallel& parallel) {
-  const plan::KernelConstants& k = plan.walk;
-  const uint64_t e = plan.elementSize;
-  const uint64_t blockBytes = k.blockElements * e;
-  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
-  const bool stream = plan.cpu.streamOutput;
-  constexpr uint64_t kOutOfBounds = ~uint64_t{0};
-  const uint64_t chunk = plan.cpu.chunkUnits, prefetchBytes = plan.cpu.prefetchBytes;
+  const GatherBlocksFn run =
+      KernelsOf(plan.cpu.kernelSet).gatherBlocks[plan.cpu.streamOutput ? 1 : 0][IndexKind(plan.indexType)];
+  const BlockWalk walk{&plan.walk, input, indices, output, plan.elementSize, plan.cpu.aheadUnits,
+                       plan.cpu.prefetchBytes};
   OutOfBoundsFlag outOfBounds;
-  parallel.For(k.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
-    uint64_t sources[2][plan::kMaxChunkUnits], destinations[2][plan::kMaxChunkUnits];
-    bool allInBounds = true;
-    UnitCursor cursor(k, begin);
-    // Resolves the cursor's unit into unit u of slot s, prefetching its source.
-    auto resolve = [&](uint64_t s, uint64_t u) {
-      uint64_t source;
-      destinations[s][u] = cursor.iter();
-      const bool inBounds = IndexedOffset<IndexT>(k, indices, cursor, &source);
-      cursor.Next();
-      allInBounds &= inBounds;
-      sources[s][u] = inBounds ? source : kOutOfBounds;
-      if (!inBounds) return;
-      // Into L2 (prefetcht1), not L1: hints into L1 stalled the loop once the core's L1 miss
-      // buffers were full; the copy then takes the rows from L2 (perf/results/2026-11-26-notes-moved-from-code.md).
-      const uint8_t* p = input + source * e;
-      for (uint64_t b = 0; b < prefetchBytes; b += 64) __builtin_prefetch(p + b, 0, 2);
-    };
-    uint64_t slot = 0;
-    for (uint64_t u = 0; u < std::min(chunk, end - begin); ++u) resolve(slot, u);
-    for (uint64_t first = begin; first < end; first += chunk, slot ^= 1) {
-      const uint64_t count = std::min(chunk, end - first);
-      const uint64_t nextCount = first + count < end ? std::min(chunk, end - first - count) : 0;
-      for (uint64_t u = 0; u < count; ++u) {
-        // The next chunk's unit u, one per copy: its prefetches then spread over this chunk
-        // rather than coming in a burst that outruns the core's miss buffers.
-        if (u < nextCount) resolve(slot ^ 1, u);
-        uint8_t* destination = output + destinations[slot][u] * e;
-        if (sources[slot][u] == kOutOfBounds) {
-          std::memset(destination, 0, blockBytes);
-        } else if (stream) {
-          kernels.streamCopy(destination, input + sources[slot][u] * e, blockBytes);
-        } else {
-          std::memcpy(destination, input + sources[slot][u] * e, blockBytes);
-        }
-      }
-    }
-    if (stream) kernels.streamFence();
-    outOfBounds.Note(allInBounds);
-  });
+  parallel.For(plan.walk.unitCount, plan.cpu.taskUnits,
+               [&](uint64_t begin, uint64_t end) { outOfBounds.Note(run(walk, begin, end) == 0); });
   return !outOfBounds.seen();
 }
 
@@ -315,9 +271,7 @@ Status RunGatherTupleRows(const plan::Plan& plan, const plan::HostBuffers& buffe
 Status RunGatherBlocks(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                        bool checked) {
   NoteImplementationRun(plan::CpuImplementation::GatherBlocks);
-  const bool allInBounds = WithIndexType(plan.indexType, [&](auto index) {
-    return GatherBlocks<decltype(index)>(plan, buffers.input, buffers.indices, buffers.output, parallel);
-  });
+  const bool allInBounds = GatherBlocks(plan, buffers.input, buffers.indices, buffers.output, parallel);
   return FinishGather(plan, buffers, parallel, checked, allInBounds);
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gs/tensor.h"
+#include "plan/hlsl_shared/plan_constants.h"
 #include "plan/machine.h"
 
 namespace gs::cpu {
@@ -94,12 +95,28 @@ using FirstBadFn = uint64_t (*)(const uint8_t* indices, uint64_t n, const uint64
 using StreamCopyFn = void (*)(uint8_t* destination, const uint8_t* source, uint64_t bytes);
 using StreamFenceFn = void (*)();
 
+// Gather blocks (plan/cpu_choice.cc, GatherBlocks): units [begin, end) of `walk`, unit u's
+// block of walk->blockElements copied from input at its data offset plus each tuple
+// component's resolved index times its indexed stride, to output at its iter offset (offsets
+// in elements of elementBytes), or zeroed where a component is out of bounds. As each block
+// is copied, the first prefetchBytes of the source aheadUnits on are hinted into L2. Returns
+// the count of zeroed blocks. The streamed entries store non-temporally and fence.
+struct BlockWalk {
+  const plan::KernelConstants* walk;
+  const uint8_t* input;
+  const uint8_t* indices;
+  uint8_t* output;
+  uint64_t elementBytes, aheadUnits, prefetchBytes;
+};
+using GatherBlocksFn = uint64_t (*)(const BlockWalk& walk, uint64_t begin, uint64_t end);
+
 struct KernelTable {
   KernelSet set;
   GatherRowFn gatherRow[kRowOffsetsCount][2][4][4];  // [RowOffsets][tracked][log2 element size][IndexKind]
   GatherRowFn gatherRowStreamed[kRowOffsetsCount][2][4][4];  // the same, non-temporal stores: end with streamFence
   GatherTupleRowFn gatherTupleRow[kRowOffsetsCount][4][4];   // [RowOffsets][log2 element size][IndexKind]
   ScatterRowFn scatterRow[4][4];        // [log2 element size][IndexKind]
+  GatherBlocksFn gatherBlocks[2][4];    // [streamed][IndexKind]
   FirstBadFn firstBad[4];               // [IndexKind]
   StreamCopyFn streamCopy;
   StreamFenceFn streamFence;

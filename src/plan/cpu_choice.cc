@@ -118,9 +118,9 @@ bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoi
   const uint64_t indexBytes = k.tupleSize * plan.indexSize;
   choice->streamOutput = GatherStreams(plan, machine, k.unitCount * (2 * blockBytes + indexBytes));
   choice->taskUnits = TaskUnits(blockBytes + indexBytes);
-  // About 16 KiB of blocks a chunk, resolved while the chunk before is copied; the first 4 KiB
-  // of each source hinted into L2.
-  choice->chunkUnits = std::clamp<uint64_t>(16384 / blockBytes, 4, kMaxChunkUnits);
+  // Each source resolved and its first 4 KiB hinted into L2 about 16 KiB of blocks (4 to 64
+  // units) before it is copied.
+  choice->aheadUnits = std::clamp<uint64_t>(16384 / blockBytes, 4, 64);
   choice->prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
   return true;
 }

@@ -66,11 +66,8 @@ struct CpuChoice {
   // Hints ahead of the data, in bytes (0: none).
   uint64_t nextRowHintBytes = 0;  // element rows reading one data row each: the next row's
   uint64_t prefetchBytes = 0;     // block units: of each source (gathers) or destination (scatters)
-  uint64_t chunkUnits = 0;        // gather blocks: units resolved and prefetched a chunk ahead
+  uint64_t aheadUnits = 0;        // gather blocks: units ahead a source is resolved and prefetched
 };
-
-// The most units a gather-blocks chunk holds (the walk's buffers are this long).
-inline constexpr uint64_t kMaxChunkUnits = 64;
 
 // Bytes below which a task is not worth waking a thread for.
 inline constexpr uint64_t kTaskBytes = 64 * 1024;

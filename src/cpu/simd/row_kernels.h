@@ -17,6 +17,7 @@
 #endif
 
 #include "cpu/elements.h"
+#include "cpu/simd/block_walk.h"
 #include "cpu/simd/next_row_hints.h"
 #include "cpu/simd/stream_intrinsics.h"
 #include "cpu/kernel_set.h"
@@ -325,6 +326,8 @@ KernelTable MakeTable() {
   fill(std::integral_constant<size_t, 2>{}, 1);
   fill(std::integral_constant<size_t, 4>{}, 2);
   fill(std::integral_constant<size_t, 8>{}, 3);
+  FillGatherBlocks<Arch, false>(t.gatherBlocks[0]);
+  FillGatherBlocks<Arch, true>(t.gatherBlocks[1]);
   t.firstBad[0] = FirstBad<Arch, int32_t>;
   t.firstBad[1] = FirstBad<Arch, int64_t>;
   t.firstBad[2] = FirstBad<Arch, uint32_t>;

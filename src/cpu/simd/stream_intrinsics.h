@@ -53,7 +53,7 @@ void StreamCopy(uint8_t* destination, const uint8_t* source, uint64_t bytes) {
 #endif
     const uint64_t misalign = reinterpret_cast<uintptr_t>(destination) % kVector;
     const uint64_t head = misalign == 0 ? 0 : (kVector - misalign < bytes ? kVector - misalign : bytes);
-    std::memcpy(destination, source, head);
+    if (head != 0) std::memcpy(destination, source, head);
     uint64_t i = head;
     for (; i + kVector <= bytes; i += kVector) {
 #if defined(__AVX512F__)
@@ -67,7 +67,7 @@ void StreamCopy(uint8_t* destination, const uint8_t* source, uint64_t bytes) {
                        _mm_loadu_si128(reinterpret_cast<const __m128i*>(source + i)));
 #endif
     }
-    std::memcpy(destination + i, source + i, bytes - i);
+    if (i != bytes) std::memcpy(destination + i, source + i, bytes - i);
     return;
   }
 #endif
