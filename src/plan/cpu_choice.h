@@ -23,7 +23,7 @@ enum class CpuImplementation : uint32_t {
   // Gathers.
   GatherElementRows,  // element units along a contiguous last dim: the kernel set's row kernel
   GatherTupleRows,    // GatherND element units with contiguous tuples: the tuple kernel
-  GatherBlocks,       // units of 64 bytes or more: block copies, the next chunk prefetched
+  GatherBlocks,       // units of 64 bytes or more: the kernel set's block walk, sources hinted ahead
   GatherElementUnits, // any other element walk: offsets of a chunk first, then the loads
   GatherUnits,        // any gather, unit by unit (the generic walk)
   // Scatters.
