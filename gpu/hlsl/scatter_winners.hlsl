@@ -4,15 +4,16 @@
 // once, by its last update in row-major order, with no walk.
 #include "claims.hlsli"
 
-// Whether update item t wins its destination: then its value and where it goes.
+// Whether update item t wins its destination: then its value and where it goes. The update
+// (always in its view) is loaded before the claim is known, so that its load does not wait for
+// the index and claim loads in turn; a losing update's load is wasted, a winner's is not.
 bool WinningItem(uint t, out uint destination, out Element value) {
   uint unit = t / K_BLOCK;
-  UnitOffsets o = SeekUnit(unit);
-  value = (Element)0;
-  if (!IndexedOffset(o, destination) || LoadHead(ClaimWord(destination)) != ClaimOf(unit)) return false;
   uint element = t - unit * K_BLOCK;
-  destination += element;
+  UnitOffsets o = SeekUnit(unit);
   value = LoadUpdate(o.iter + element);
+  if (!IndexedOffset(o, destination) || LoadHead(ClaimWord(destination)) != ClaimOf(unit)) return false;
+  destination += element;
   return true;
 }
 
