@@ -110,6 +110,9 @@ CaseLimits LastAxisLimits(const Case& c, const std::string& variant) {
   const std::string vector = sizeof(E) == 4 ? "vector_gather" : "vector_gather_words";
   Add(&l, vector, rows, true, VectorRows<E, I, false>, view);
   Add(&l, vector + "_next_row", rows, true, VectorRows<E, I, true>, view);
+  Add(&l, vector + "_lanes8_next_row", rows, true, VectorRows<E, I, true, true>, view);
+  Add(&l, vector + "_in_cache", rows, true, VectorRowsInCache<E, I, false>, view);
+  Add(&l, vector + "_lanes8_in_cache", rows, true, VectorRowsInCache<E, I, true>, view);
 #endif
   return l;
 }

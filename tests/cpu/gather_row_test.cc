@@ -109,7 +109,8 @@ TEST_P(GatherRow, EveryEntryMatchesTheReference) {
 
 // Last-axis rows of 1- and 2-byte elements: a row that ends where an inaccessible page
 // begins, indices at its last elements, proves that nothing past the row's end is read (a
-// read there is a fault, not a wrong byte).
+// read there is a fault, not a wrong byte); nor for an out-of-bounds index, whose lane the
+// AVX-512 kernel gathers unmasked (from a word it keeps inside the row) and zeroes.
 TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -129,23 +130,32 @@ TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
           const uint64_t n = 64 * 3 + rng.Below(64);
           GuardedBytes indices(n * x, 0, 0);
           std::vector<uint8_t> expected(n * e, 0);
+          bool allInBounds = true;
           for (uint64_t j = 0; j < n; ++j) {
-            // Mostly the last three elements, as counted from the end when the kind is signed.
+            // Mostly the last three elements, as counted from the end when the kind is signed;
+            // some out of bounds.
             const uint64_t last = bound - 1 - std::min<uint64_t>(rng.Below(3), bound - 1);
-            const int64_t value = rng.Below(4) == 0 ? IndexValue(rng, kind, bound, 0)
+            const uint64_t roll = rng.Below(8);
+            const int64_t value = roll == 0 ? IndexValue(rng, kind, bound, 100)
+                                  : roll < 3 ? IndexValue(rng, kind, bound, 0)
                                   : IndexSigned(kind) && rng.Below(2) ? static_cast<int64_t>(last) - static_cast<int64_t>(bound)
                                                                       : static_cast<int64_t>(last);
             StoreIndex(indices.data(), kind, j, value);
             uint64_t p;
-            ASSERT_TRUE(Resolve(value, kind, bound, &p));
-            std::memcpy(&expected[j * e], data + p * e, e);
+            if (Resolve(value, kind, bound, &p)) {
+              std::memcpy(&expected[j * e], data + p * e, e);
+            } else {
+              allInBounds = false;
+            }
           }
           if (form == RowOffsets::Fit31 && !gs::cpu::RowOffsetsFit31(e, 0, 1, bound, n)) continue;
           GuardedBytes out(n * e, 0, 0xcd);
           const bool said = Row(form, streamed, tracked, log2, kind)(data, 0, 1, bound, indices.data(), out.data(), n,
                                                                      {data, bound * e});
           if (streamed) table().streamFence();
-          ASSERT_TRUE(said);
+          if (tracked) {
+            ASSERT_EQ(said, allInBounds);
+          }
           ASSERT_TRUE(out.GuardsIntact());
           ASSERT_TRUE(out.Contents() == expected) << FormName(form) << ", element bytes " << e << ", index kind "
                                                   << kind << ", bound " << bound << (streamed ? ", streamed" : "");

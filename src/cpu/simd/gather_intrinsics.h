@@ -16,15 +16,35 @@
 namespace gs::cpu::simd {
 namespace {
 
+#if defined(__AVX512F__)
+// AVX2's 8-lane gather of 4-byte elements on an AVX-512 set, its mask a vector (vpmovm2d):
+// data[offsets[l]] in each lane l where ok bit l is set, zero in the others (which read nothing).
+inline __m256i GatherLanes8(const uint8_t* data, __m256i offsets, __mmask8 ok) {
+  return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), reinterpret_cast<const int*>(data), offsets,
+                                     _mm256_movm_epi32(ok), 4);
+}
+#endif
+
 // The 4-byte elements data[offsets[l]] of each lane l where ok[l]; zero in the other lanes,
-// which read nothing.
-template <class Arch>
+// which read nothing. kOneRow: the lanes read one row the core has in cache (last-axis rows);
+// there, on Zen 4, two of AVX2's 8-lane gathers ran faster than one of AVX-512's 16, and reads
+// that miss the cache (packed strips, tuples) ran faster in 16 lanes
+// (perf/results/2026-11-27-zen4-gathers.md).
+template <class Arch, bool kOneRow = false>
 inline xsimd::batch<int32_t, Arch> GatherLanes32(const uint8_t* data, const xsimd::batch<int32_t, Arch>& offsets,
                                                  const xsimd::batch_bool<int32_t, Arch>& ok) {
   using V = xsimd::batch<int32_t, Arch>;
 #if defined(__AVX512F__)
   if constexpr (std::is_base_of_v<xsimd::avx512f, Arch>) {
-    return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), ok, offsets, data, 4);
+    const __m512i o = offsets;
+    const __mmask16 mask = ok;
+    if constexpr (kOneRow) {
+      const __m256i low = GatherLanes8(data, _mm512_castsi512_si256(o), static_cast<__mmask8>(mask));
+      const __m256i high = GatherLanes8(data, _mm512_extracti64x4_epi64(o, 1), static_cast<__mmask8>(mask >> 8));
+      return _mm512_inserti64x4(_mm512_castsi256_si512(low), high, 1);
+    } else {
+      return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), mask, o, data, 4);
+    }
   }
 #endif
 #if defined(__AVX2__)

@@ -1,8 +1,8 @@
-// Rows of 1- and 2-byte elements on AVX-512, 16 elements a gather: the 32-bit word at each
+// Rows of 1- and 2-byte elements on AVX-512, 16 elements a step: the 32-bit word at each
 // element's byte offset is gathered and its lanes truncated to the element size (vpmovdb,
 // vpmovdw), since the line kernel's scalar loop is bound by one element at a time whatever it
-// is made of (perf/results/2026-11-26-notes-moved-from-code.md). xsimd 8.1 has no gather and no truncation;
-// kAvx512Positions<Arch> says whether this kernel exists for Arch.
+// is made of (perf/results/2026-11-26-notes-moved-from-code.md). xsimd 8.1 has no gather and no
+// truncation; kAvx512Positions<Arch> says whether this kernel exists for Arch.
 #pragma once
 
 #include <cstdint>
@@ -27,14 +27,32 @@ namespace {
 // Every word read lies in [data, data + extentBytes), the bytes the row may read: a word that
 // would cross its end is read 1-3 bytes earlier and shifted. The caller checked that every
 // byte offset fits in 31 bits and that extentBytes >= 4. Returns whether every index of the
-// blocks was in bounds. Defined only where kAvx512Positions holds.
-template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack>
+// blocks was in bounds. kOneRow: the caller knows dataStep is 0 and indexedStride 1 (a
+// last-axis row); its words are gathered 8 lanes at a time, as GatherLanes32 does for one row.
+// Defined only where kAvx512Positions holds.
+template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kOneRow>
 bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                            uint64_t extentBytes, const uint8_t* indices, uint8_t* out, uint64_t n,
                            NextRowData next, uint64_t* done);
 
 #if defined(__AVX512F__)
-template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack>
+// The 8 index values at idx resolved against the bound (negative signed ones count from the
+// end) as 32-bit lanes, *ok marking those in bounds (the others hold garbage).
+template <typename IndexT>
+inline __m256i Positions8Avx512(const IndexT* idx, __m256i bound32, __m512i bound64, __mmask8* ok) {
+  if constexpr (sizeof(IndexT) == 4) {
+    __m256i p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
+    if constexpr (std::is_signed_v<IndexT>) {
+      p = _mm256_mask_add_epi32(p, _mm256_cmplt_epi32_mask(p, _mm256_setzero_si256()), p, bound32);
+    }
+    *ok = _mm256_cmplt_epu32_mask(p, bound32);
+    return p;
+  } else {
+    return _mm512_cvtepi64_epi32(ResolveLanes64Avx512<IndexT>(_mm512_loadu_si512(idx), bound64, ok));
+  }
+}
+
+template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kOneRow>
 bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                            uint64_t extentBytes, const uint8_t* indices, uint8_t* out, uint64_t n,
                            NextRowData next, uint64_t* done) {
@@ -50,17 +68,43 @@ bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t inde
   NextRowHints hints(next, n / kBlock);
   IndexHints indexHints(indices, n * sizeof(IndexT), kBlock * sizeof(IndexT), next);
   __mmask16 allOk = 0xffff;
-  // The 16 elements from j on, one per 32-bit lane (the low N bytes).
-  const auto gather16 = [&](uint64_t j) {
-    xsimd::batch_bool<int32_t, Arch> inBounds;
-    const __m512i p = Positions16Avx512<Arch, IndexT>(idx + j, bound32, bound64, &inBounds);
-    const __mmask16 ok = inBounds;
+  // The 16 elements from j on, one per 32-bit lane (the low N bytes); *ok marks those in bounds
+  // (the others may hold anything). Every lane's word lies inside the row's bytes, an
+  // out-of-bounds lane's too (the min), so kOneRow's gathers need no mask.
+  const auto gather16 = [&](uint64_t j, __mmask16* ok) {
+    if constexpr (kOneRow) {
+      __m256i halves[2];
+      __mmask8 halfOk[2];
+      for (uint64_t h = 0; h < 2; ++h) {
+        const __m256i at = _mm256_slli_epi32(
+            Positions8Avx512<IndexT>(idx + j + 8 * h, _mm512_castsi512_si256(bound32), bound64, &halfOk[h]), N / 2);
+        const __m256i word = _mm256_min_epu32(at, _mm512_castsi512_si256(lastWord));
+        const __m256i words = _mm256_i32gather_epi32(reinterpret_cast<const int*>(data), word, 1);
+        halves[h] = _mm256_srlv_epi32(words, _mm256_slli_epi32(_mm256_sub_epi32(at, word), 3));
+      }
+      *ok = static_cast<__mmask16>(halfOk[0] | (halfOk[1] << 8));
+      return _mm512_inserti64x4(_mm512_castsi256_si512(halves[0]), halves[1], 1);
+    } else {
+      xsimd::batch_bool<int32_t, Arch> inBounds;
+      const __m512i p = Positions16Avx512<Arch, IndexT>(idx + j, bound32, bound64, &inBounds);
+      *ok = inBounds;
+      __m512i at = indexedStride == 1 ? _mm512_slli_epi32(p, N / 2) : _mm512_mullo_epi32(p, strideBytes);
+      if (dataStep != 0) at = _mm512_add_epi32(at, _mm512_add_epi32(laneBytes, _mm512_set1_epi32(static_cast<int32_t>(j * N))));
+      const __m512i word = _mm512_min_epu32(at, lastWord);
+      const __m512i values = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), *ok, word, data, 1);
+      return _mm512_srlv_epi32(values, _mm512_slli_epi32(_mm512_sub_epi32(at, word), 3));
+    }
+  };
+  // The 16 elements from j on truncated to N bytes each, zero where out of bounds.
+  const auto narrow16 = [&](uint64_t j) {
+    __mmask16 ok;
+    const __m512i values = gather16(j, &ok);
     if constexpr (kTrack) allOk &= ok;
-    __m512i at = indexedStride == 1 ? _mm512_slli_epi32(p, N / 2) : _mm512_mullo_epi32(p, strideBytes);
-    if (dataStep != 0) at = _mm512_add_epi32(at, _mm512_add_epi32(laneBytes, _mm512_set1_epi32(static_cast<int32_t>(j * N))));
-    const __m512i word = _mm512_min_epu32(at, lastWord);
-    const __m512i values = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), ok, word, data, 1);
-    return _mm512_srlv_epi32(values, _mm512_slli_epi32(_mm512_sub_epi32(at, word), 3));
+    if constexpr (N == 1) {
+      return _mm512_castsi128_si512(_mm512_maskz_cvtepi32_epi8(ok, values));
+    } else {
+      return _mm512_castsi256_si512(_mm512_maskz_cvtepi32_epi16(ok, values));
+    }
   };
   uint64_t j = 0;
   for (; j + kBlock <= n; j += kBlock) {
@@ -68,13 +112,12 @@ bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t inde
     indexHints.Block();
     __m512i block;
     if constexpr (N == 1) {
-      block = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(gather16(j)));
-      block = _mm512_inserti32x4(block, _mm512_cvtepi32_epi8(gather16(j + 16)), 1);
-      block = _mm512_inserti32x4(block, _mm512_cvtepi32_epi8(gather16(j + 32)), 2);
-      block = _mm512_inserti32x4(block, _mm512_cvtepi32_epi8(gather16(j + 48)), 3);
+      block = narrow16(j);
+      block = _mm512_inserti32x4(block, _mm512_castsi512_si128(narrow16(j + 16)), 1);
+      block = _mm512_inserti32x4(block, _mm512_castsi512_si128(narrow16(j + 32)), 2);
+      block = _mm512_inserti32x4(block, _mm512_castsi512_si128(narrow16(j + 48)), 3);
     } else {
-      block = _mm512_castsi256_si512(_mm512_cvtepi32_epi16(gather16(j)));
-      block = _mm512_inserti64x4(block, _mm512_cvtepi32_epi16(gather16(j + 16)), 1);
+      block = _mm512_inserti64x4(narrow16(j), _mm512_castsi512_si256(narrow16(j + 16)), 1);
     }
     StoreVector<Arch, kStream>(out + j * N, xsimd::batch<int32_t, Arch>(block));
   }

@@ -181,8 +181,12 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     if (n >= 64 / N) {  // at least one block
       const uint64_t extentBytes = ((n - 1) * dataStep + (bound - 1) * indexedStride + 1) * N;
       uint64_t done;
-      const bool blocksOk = GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack>(
-          data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
+      const bool blocksOk =
+          dataStep == 0 && indexedStride == 1
+              ? GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack, true>(data, 0, 1, bound, extentBytes,
+                                                                              indices, out, n, next, &done)
+              : GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack, false>(
+                    data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
       // The tail, shorter than a block, through the line kernel's element loop.
       return GatherRow<Arch, N, IndexT, kStream, kTrack, false>(data + done * dataStep * N, dataStep, indexedStride,
                                                                 bound, indices + done * sizeof(IndexT), out + done * N,

@@ -119,11 +119,11 @@ Positions<Arch> LoadPositions(const IndexT* idx, const LaneBounds<Arch>& bounds)
 }
 
 // Gathers the 4-byte elements at `offsets` (element units; zero where not ok) and stores them
-// at `out`, non-temporal when kStream and the store is aligned.
-template <class Arch, bool kStream>
+// at `out`, non-temporal when kStream and the store is aligned. kOneRow as in GatherLanes32.
+template <class Arch, bool kStream, bool kOneRow = false>
 inline void GatherStore4(const uint8_t* data, const Lanes32<Arch>& offsets,
                          const xsimd::batch_bool<int32_t, Arch>& ok, uint8_t* out) {
-  StoreVector<Arch, kStream>(out, GatherLanes32<Arch>(data, offsets, ok));
+  StoreVector<Arch, kStream>(out, GatherLanes32<Arch, kOneRow>(data, offsets, ok));
 }
 
 // Rows of 4-byte elements where every offset fits in 31 bits and dataStep is 0 or 1 (last-axis
@@ -151,7 +151,7 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
     if constexpr (kTrack) allOk = allOk & p.ok;
     V offsets = kLastAxis || indexedStride == 1 ? p.at : p.at * stride;
     if (!kLastAxis && dataStep != 0) offsets = offsets + iota + V(static_cast<int32_t>(j));
-    GatherStore4<Arch, kStream>(data, offsets, p.ok, out + j * 4);
+    GatherStore4<Arch, kStream, kLastAxis>(data, offsets, p.ok, out + j * 4);
   }
   bool allInBounds = xsimd::all(allOk);
   using Half = HalfWidthSet<Arch>;
