@@ -27,8 +27,8 @@ inline __m256i GatherLanes8(const uint8_t* data, __m256i offsets, __mmask8 ok) {
 
 // The 4-byte elements data[offsets[l]] of each lane l where ok[l]; zero in the other lanes,
 // which read nothing. kOneRow: the lanes read one row the core has in cache (last-axis rows);
-// there, on Zen 4, two of AVX2's 8-lane gathers ran faster than one of AVX-512's 16, and reads
-// that miss the cache (packed strips, tuples) ran faster in 16 lanes
+// there, on Zen 4, two of AVX2's 8-lane gathers ran faster than one of AVX-512's 16, where
+// gathers that miss the cache (packed strips, tuples) ran slower that way
 // (perf/results/2026-11-27-zen4-gathers.md).
 template <class Arch, bool kOneRow = false>
 inline xsimd::batch<int32_t, Arch> GatherLanes32(const uint8_t* data, const xsimd::batch<int32_t, Arch>& offsets,
