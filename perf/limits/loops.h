@@ -115,8 +115,9 @@ GS_AVX512 GS_ALWAYS_INLINE __m512i Load16(const I* x, size_t cols) {
   }
 }
 
-// 16 lanes gathered at `scale` bytes an index: one AVX-512 gather, or (kLanes8) two of AVX2's
-// 8 lanes (on Zen 4 the AVX-512 form gathers at about 0.8 of their rate).
+// 16 lanes gathered at kScale bytes an index: one AVX-512 gather, or (kLanes8) two of AVX2's
+// 8 lanes, the form gs's avx512 set takes for last-axis rows (Zen 4 gathers faster that way:
+// perf/results/2026-11-27-zen4-gathers.md).
 template <bool kLanes8, int kScale>
 GS_AVX512 GS_ALWAYS_INLINE __m512i Gather16(const void* base, __m512i i) {
   if constexpr (kLanes8) {
