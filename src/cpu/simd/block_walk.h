@@ -90,7 +90,9 @@ uint64_t GatherBlockRange(const BlockWalk& w, uint64_t begin, uint64_t end) {
   const auto source = [&](const RunCursor& unit) {
     return w.input + BlockSource<IndexT, kOne>(k, bound, stride, w.indices, unit, &inBounds) * e;
   };
-  // The first units' sources at once; then each one `ahead` on as a block is copied.
+  // The first units' sources at once; then each one `ahead` on as a block is copied. A source
+  // is resolved twice, for its hint and for its copy (its index then in L1): the walk keeps no
+  // buffer of resolved sources, one of the costs the chunked walk before it carried.
   RunCursor next = RunCursor::Seek(k, begin);
   uint64_t hinted = begin;
   for (; hinted < end && hinted < begin + ahead; ++hinted) {
