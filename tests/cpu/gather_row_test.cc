@@ -110,7 +110,7 @@ TEST_P(GatherRow, EveryEntryMatchesTheReference) {
 // Last-axis rows of 1- and 2-byte elements: a row that ends where an inaccessible page
 // begins, indices at its last elements, proves that nothing past the row's end is read (a
 // read there is a fault, not a wrong byte); nor for an out-of-bounds index, whose lane the
-// AVX-512 kernel gathers unmasked (from a word it keeps inside the row) and zeroes.
+// AVX-512 and AVX2 kernels gather unmasked (from a word they keep inside the row) and zero.
 TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);

@@ -69,6 +69,42 @@ inline __m512i ResolveLanes64Avx512(__m512i p, __m512i bound, __mmask8* ok) {
 }
 #endif
 
+// The 8 index values at idx resolved against their lanes' bounds (negative signed ones count
+// from the end) as 32-bit lanes, *ok marking those in bounds (the others hold garbage), on
+// AVX2; flippedBound32 is bound32 with each sign bit flipped. Every bound is below 2^31, so a
+// 64-bit value is in bounds only if its high half extends its low half's sign, and then its
+// low half alone is resolved and checked, as a 32-bit value is: half the operations of
+// resolving 64-bit lanes and narrowing them, which xsimd 8.1 would take (1.2-1.3x on the i8
+// and f16 rows, perf/results/2026-11-28-avx2-positions.md).
+#if defined(__AVX2__)
+template <class Arch, typename IndexT>
+xsimd::batch<int32_t, Arch> Positions8Avx2(const IndexT* idx, const xsimd::batch<int32_t, Arch>& bound32,
+                                           const xsimd::batch<int32_t, Arch>& flippedBound32,
+                                           xsimd::batch_bool<int32_t, Arch>* ok) {
+  __m256i p, sane;
+  if constexpr (sizeof(IndexT) == 4) {
+    p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
+  } else {
+    // Each value's low half to the vector's low 128 bits, its high half to the high 128 bits.
+    const __m256i split = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
+    const __m256i a = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx)), split);
+    const __m256i b = _mm256_permutevar8x32_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx + 4)), split);
+    p = _mm256_permute2x128_si256(a, b, 0x20);
+    const __m256i high = _mm256_permute2x128_si256(a, b, 0x31);
+    sane = _mm256_cmpeq_epi32(high, std::is_signed_v<IndexT> ? _mm256_srai_epi32(p, 31) : _mm256_setzero_si256());
+  }
+  if constexpr (std::is_signed_v<IndexT>) {
+    p = _mm256_add_epi32(p, _mm256_and_si256(_mm256_cmpgt_epi32(_mm256_setzero_si256(), p), bound32));
+  }
+  // p < bound unsigned (a value still negative is out of bounds): a signed compare with both
+  // sign bits flipped.
+  __m256i in = _mm256_cmpgt_epi32(flippedBound32, _mm256_xor_si256(p, _mm256_set1_epi32(INT32_MIN)));
+  if constexpr (sizeof(IndexT) == 8) in = _mm256_and_si256(in, sane);
+  *ok = xsimd::batch_bool<int32_t, Arch>(in);
+  return p;
+}
+#endif
+
 template <class Arch>
 inline constexpr bool kAvx512Positions =
 #if defined(__AVX512F__)
@@ -81,8 +117,9 @@ inline constexpr bool kAvx512Positions =
 // end), checked (*ok) and, when 64-bit, narrowed to 32-bit lanes (out-of-bounds lanes hold
 // garbage); bound32 and bound64 are the bound in each lane width. xsimd 8.1 has neither
 // AVX-512's unsigned compares into a mask nor its truncation (vpmovqd): its portable form
-// (LoadPositions) takes about twice the operations (perf/results/2026-11-26-notes-moved-from-code.md). Defined only where kAvx512Positions holds (elsewhere only named,
-// in branches that are never instantiated).
+// took about twice the operations (perf/results/2026-11-26-notes-moved-from-code.md).
+// Defined only where kAvx512Positions holds (elsewhere only named, in branches that are
+// never instantiated).
 template <class Arch, typename IndexT>
 xsimd::batch<int32_t, Arch> Positions16Avx512(const IndexT* idx, const xsimd::batch<int32_t, Arch>& bound32,
                                               const xsimd::batch<int64_t, Arch>& bound64,

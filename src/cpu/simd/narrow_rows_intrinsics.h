@@ -1,14 +1,14 @@
-// Rows of 1- and 2-byte elements on AVX-512, 16 elements a step: the 32-bit word at each
-// element's byte offset is gathered and its lanes truncated to the element size (vpmovdb,
-// vpmovdw), since the line kernel's scalar loop is bound by one element at a time whatever it
-// is made of (perf/results/2026-11-26-notes-moved-from-code.md). xsimd 8.1 has no gather and no
-// truncation; kAvx512Positions<Arch> says whether this kernel exists for Arch.
+// Rows of 1- and 2-byte elements on the sets with a hardware gather: the 32-bit word at each
+// element's byte offset is gathered and its lanes narrowed to the element size (AVX-512:
+// vpmovdb, vpmovdw; AVX2: saturating packs), since the line kernel's scalar loop is bound by
+// one element at a time whatever it is made of (perf/results/2026-11-26-notes-moved-from-code.md).
+// xsimd 8.1 has no gather and no truncation.
 #pragma once
 
 #include <cstdint>
 #include <type_traits>
 
-#if defined(__AVX512F__)
+#if defined(__AVX2__) || defined(__AVX512F__)
 #include <immintrin.h>
 #endif
 
@@ -18,6 +18,7 @@
 #include "cpu/simd/gather_intrinsics.h"
 #include "cpu/simd/next_row_hints.h"
 #include "cpu/simd/stream_intrinsics.h"
+#include "cpu/simd/vector_rows.h"
 
 namespace gs::cpu::simd {
 namespace {
@@ -29,11 +30,16 @@ namespace {
 // byte offset fits in 31 bits and that extentBytes >= 4. Returns whether every index of the
 // blocks was in bounds. kOneRow: the caller knows dataStep is 0 and indexedStride 1 (a
 // last-axis row); its words are gathered 8 lanes at a time, as GatherLanes32 does for one row.
-// Defined only where kAvx512Positions holds.
+// Defined only where kAvx512Positions holds; GatherRowNarrowAvx2, the same contract 8 elements a
+// gather, for the avx2 set.
 template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kOneRow>
 bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                            uint64_t extentBytes, const uint8_t* indices, uint8_t* out, uint64_t n,
                            NextRowData next, uint64_t* done);
+template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kOneRow>
+bool GatherRowNarrowAvx2(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
+                         uint64_t extentBytes, const uint8_t* indices, uint8_t* out, uint64_t n,
+                         NextRowData next, uint64_t* done);
 
 #if defined(__AVX512F__)
 // The 8 index values at idx resolved against the bound (negative signed ones count from the
@@ -123,6 +129,66 @@ bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t inde
   }
   *done = j;
   return allOk == 0xffff;
+}
+#endif
+
+#if defined(__AVX2__)
+template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kOneRow>
+bool GatherRowNarrowAvx2(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
+                         uint64_t extentBytes, const uint8_t* indices, uint8_t* out, uint64_t n,
+                         NextRowData next, uint64_t* done) {
+  static_assert(N == 1 || N == 2);
+  using V = Lanes32<Arch>;
+  constexpr uint64_t kBlock = 64 / N;  // elements a 64-byte block
+  const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+  const LaneBounds<Arch> bounds(V(static_cast<int32_t>(bound)), Lanes64<Arch>(static_cast<int64_t>(bound)));
+  const __m256i strideBytes = _mm256_set1_epi32(static_cast<int32_t>(indexedStride * N));
+  const __m256i lastWord = _mm256_set1_epi32(static_cast<int32_t>(extentBytes - 4));
+  const __m256i laneBytes = _mm256_setr_epi32(0, N, 2 * N, 3 * N, 4 * N, 5 * N, 6 * N, 7 * N);
+  const __m256i elementBits = _mm256_set1_epi32(N == 1 ? 0xff : 0xffff);
+  NextRowHints hints(next, n / kBlock);
+  IndexHints indexHints(indices, n * sizeof(IndexT), kBlock * sizeof(IndexT), next);
+  xsimd::batch_bool<int32_t, Arch> allOk(true);
+  // The 8 elements from j on, one per 32-bit lane, zero where out of bounds. Every lane's word
+  // lies inside the row's bytes, an out-of-bounds lane's too (the min), so the gather needs no
+  // mask.
+  const auto gather8 = [&](uint64_t j) {
+    const Positions<Arch> p = LoadPositions<Arch, IndexT>(idx + j, bounds);
+    if constexpr (kTrack) allOk = allOk & p.ok;
+    __m256i at;
+    if constexpr (kOneRow) {
+      at = _mm256_slli_epi32(p.at, N / 2);
+    } else {
+      at = indexedStride == 1 ? _mm256_slli_epi32(p.at, N / 2) : _mm256_mullo_epi32(p.at, strideBytes);
+      if (dataStep != 0) {
+        at = _mm256_add_epi32(at, _mm256_add_epi32(laneBytes, _mm256_set1_epi32(static_cast<int32_t>(j * N))));
+      }
+    }
+    const __m256i word = _mm256_min_epu32(at, lastWord);
+    const __m256i words = _mm256_i32gather_epi32(reinterpret_cast<const int*>(data), word, 1);
+    const __m256i values = _mm256_srlv_epi32(words, _mm256_slli_epi32(_mm256_sub_epi32(at, word), 3));
+    return _mm256_and_si256(values, _mm256_and_si256(p.ok, elementBits));
+  };
+  // The 32 output bytes from element j on. The packs saturate, exact here (each lane holds one
+  // element), and interleave 128-bit halves, which the permute puts back in order.
+  const auto half = [&](uint64_t j) {
+    if constexpr (N == 1) {
+      const __m256i ab = _mm256_packus_epi32(gather8(j), gather8(j + 8));
+      const __m256i cd = _mm256_packus_epi32(gather8(j + 16), gather8(j + 24));
+      return _mm256_permutevar8x32_epi32(_mm256_packus_epi16(ab, cd), _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+    } else {
+      return _mm256_permute4x64_epi64(_mm256_packus_epi32(gather8(j), gather8(j + 8)), 0xd8);
+    }
+  };
+  uint64_t j = 0;
+  for (; j + kBlock <= n; j += kBlock) {
+    hints.Block();
+    indexHints.Block();
+    StoreVector<Arch, kStream>(out + j * N, V(half(j)));
+    StoreVector<Arch, kStream>(out + j * N + 32, V(half(j + kBlock / 2)));
+  }
+  *done = j;
+  return xsimd::all(allOk);
 }
 #endif
 

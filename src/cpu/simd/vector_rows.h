@@ -65,57 +65,38 @@ Lanes32<Arch> NarrowPair(const Lanes64<Arch>& a, const Lanes64<Arch>& b) {
 }
 
 // One vector of index values made positions (32-bit lanes) and whether each is in bounds
-// (lane l's bound is bounds[l]); out-of-bounds lanes hold garbage. 64-bit
-// indices are resolved and checked before they are narrowed, so a value outside 32 bits never
-// aliases an in-bounds one. The caller checked bounds < 2^31.
+// (lane l's bound is bounds[l]); out-of-bounds lanes hold garbage. 64-bit indices are checked
+// whole, so a value outside 32 bits never aliases an in-bounds one. The caller checked
+// bounds < 2^31.
 template <class Arch>
 struct Positions {
   Lanes32<Arch> at;
   xsimd::batch_bool<int32_t, Arch> ok;
 };
-// Bounds broadcast to both lane widths, as they are (to resolve negative indices) and with
-// the sign bit flipped (to check them), built once per row.
+// Bounds broadcast to both lane widths (AVX-512 resolves 64-bit lanes), and with the sign bit
+// flipped (AVX2 checks with a signed compare), built once per row.
 template <class Arch>
 struct LaneBounds {
-  template <class B>
-  static B Flipped(const B& x) {
-    return x ^ B(std::numeric_limits<typename B::value_type>::min());
-  }
   LaneBounds(const Lanes32<Arch>& bounds32, const Lanes64<Arch>& bounds64)
-      : lanes32(bounds32), lanes64(bounds64), flipped32(Flipped(bounds32)), flipped64(Flipped(bounds64)) {}
+      : lanes32(bounds32), lanes64(bounds64), flipped32(bounds32 ^ Lanes32<Arch>(std::numeric_limits<int32_t>::min())) {}
   Lanes32<Arch> lanes32;
   Lanes64<Arch> lanes64;
   Lanes32<Arch> flipped32;
-  Lanes64<Arch> flipped64;
 };
 
 template <class Arch, typename IndexT>
 Positions<Arch> LoadPositions(const IndexT* idx, const LaneBounds<Arch>& bounds) {
-  // p in [0, bound) as an unsigned compare: one signed compare with both sign bits flipped.
-  // Unsigned indices of 2^31 (2^63) or more, and negative ones still negative after
-  // resolving, are out of bounds alike.
-  const auto resolve = [](auto p, auto bound) {
-    using B = decltype(p);
-    if constexpr (std::is_signed_v<IndexT>) p = p + xsimd::select(p < B(0), bound, B(0));
-    return p;
-  };
+  static_assert(kHasHardwareGather<Arch>);
+  xsimd::batch_bool<int32_t, Arch> ok;
+  Lanes32<Arch> p;
   if constexpr (kAvx512Positions<Arch>) {
-    xsimd::batch_bool<int32_t, Arch> ok;
-    const Lanes32<Arch> p = Positions16Avx512<Arch, IndexT>(idx, bounds.lanes32, bounds.lanes64, &ok);
-    return {p, ok};
-  } else if constexpr (sizeof(IndexT) == 4) {
-    const Lanes32<Arch> p = resolve(Lanes32<Arch>::load_unaligned(reinterpret_cast<const int32_t*>(idx)), bounds.lanes32);
-    return {p, LaneBounds<Arch>::Flipped(p) < bounds.flipped32};
+    p = Positions16Avx512<Arch, IndexT>(idx, bounds.lanes32, bounds.lanes64, &ok);
   } else {
-    // -1 marks the lanes out of bounds through the narrowing.
-    const auto coded = [&](const int64_t* from) {
-      const Lanes64<Arch> p = resolve(Lanes64<Arch>::load_unaligned(from), bounds.lanes64);
-      return xsimd::select(LaneBounds<Arch>::Flipped(p) < bounds.flipped64, p, Lanes64<Arch>(-1));
-    };
-    const auto* wide = reinterpret_cast<const int64_t*>(idx);
-    const Lanes32<Arch> p = NarrowPair<Arch>(coded(wide), coded(wide + Lanes64<Arch>::size));
-    return {p, Lanes32<Arch>(-1) < p};  // (xsimd 8.1 makes "p > -1" a min and a compare)
+#if defined(__AVX2__)
+    p = Positions8Avx2<Arch, IndexT>(idx, bounds.lanes32, bounds.flipped32, &ok);
+#endif
   }
+  return {p, ok};
 }
 
 // Gathers the 4-byte elements at `offsets` (element units; zero where not ok) and stores them
