@@ -81,7 +81,7 @@ template <class Arch, typename IndexT>
 xsimd::batch<int32_t, Arch> Positions8Avx2(const IndexT* idx, const xsimd::batch<int32_t, Arch>& bound32,
                                            const xsimd::batch<int32_t, Arch>& flippedBound32,
                                            xsimd::batch_bool<int32_t, Arch>* ok) {
-  __m256i p, sane;
+  __m256i p, sane = _mm256_set1_epi32(-1);
   if constexpr (sizeof(IndexT) == 4) {
     p = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(idx));
   } else {
@@ -98,9 +98,8 @@ xsimd::batch<int32_t, Arch> Positions8Avx2(const IndexT* idx, const xsimd::batch
   }
   // p < bound unsigned (a value still negative is out of bounds): a signed compare with both
   // sign bits flipped.
-  __m256i in = _mm256_cmpgt_epi32(flippedBound32, _mm256_xor_si256(p, _mm256_set1_epi32(INT32_MIN)));
-  if constexpr (sizeof(IndexT) == 8) in = _mm256_and_si256(in, sane);
-  *ok = xsimd::batch_bool<int32_t, Arch>(in);
+  const __m256i in = _mm256_cmpgt_epi32(flippedBound32, _mm256_xor_si256(p, _mm256_set1_epi32(INT32_MIN)));
+  *ok = xsimd::batch_bool<int32_t, Arch>(_mm256_and_si256(in, sane));
   return p;
 }
 #endif

@@ -30,8 +30,8 @@ namespace {
 // byte offset fits in 31 bits and that extentBytes >= 4. Returns whether every index of the
 // blocks was in bounds. kOneRow: the caller knows dataStep is 0 and indexedStride 1 (a
 // last-axis row); its words are gathered 8 lanes at a time, as GatherLanes32 does for one row.
-// Defined only where kAvx512Positions holds; GatherRowNarrowAvx2, the same contract 8 elements a
-// gather, for the avx2 set.
+// Defined only where kAvx512Positions holds. GatherRowNarrowAvx2 keeps the same contract for
+// the avx2 set, 8 elements a gather (defined where __AVX2__ is).
 template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kOneRow>
 bool GatherRowNarrowAvx512(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                            uint64_t extentBytes, const uint8_t* indices, uint8_t* out, uint64_t n,
