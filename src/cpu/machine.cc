@@ -10,7 +10,28 @@
 
 #include "cpu/kernel_set.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace gs::cpu {
+namespace {
+
+// AMD Zen 4 and later (plan::MachineInfo::avx2WordGathers): family 19h with AVX-512 (Zen 3 is
+// family 19h without it), or family 1Ah and on.
+bool AmdZen4OrLater() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax, ebx, ecx, edx;
+  if (!__builtin_cpu_is("amd") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
+  const unsigned baseFamily = (eax >> 8) & 0xf;
+  const unsigned family = baseFamily == 0xf ? baseFamily + ((eax >> 20) & 0xff) : baseFamily;
+  return family >= 0x1a || (family == 0x19 && __builtin_cpu_supports("avx512f"));
+#else
+  return false;
+#endif
+}
+
+}  // namespace
 
 uint64_t CacheBytes(int level) {
   // sysfs, as lscpu reads it: glibc's sysconf can report a host's L3 rather than the VM's
@@ -42,6 +63,7 @@ const plan::MachineInfo& ThisMachine() {
     const uint64_t l3 = CacheBytes(3);
     m.llcBytes = l3 != 0 ? l3 : m.l2Bytes;
     m.cores = std::max(1u, std::thread::hardware_concurrency());
+    m.avx2WordGathers = AmdZen4OrLater();
     return m;
   }();
   return machine;

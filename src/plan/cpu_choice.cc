@@ -80,6 +80,7 @@ bool GatherElementRows(const Plan& plan, const MachineInfo& machine, Threads, Cp
   // Packed strips read their scratch copy: step 1, a row of `width` elements per position.
   rows.offsetsFit31 = rows.packed ? cpu::RowOffsetsFit31(plan.elementSize, 1, rows.stripWidth, bound, rows.stripWidth)
                                   : cpu::RowOffsetsFit31(plan.elementSize, step, stride, bound, rows.rowLength);
+  if (e <= 2 && machine.kernelSet == KernelSet::Avx2 && !machine.avx2WordGathers) rows.offsetsFit31 = false;
   // A row that reads one contiguous data row (last axis) hints the next one into the cache,
   // when that row is a few pages (perf/results/2026-11-26-notes-moved-from-code.md).
   const uint64_t rowReadBytes = step == 0 && stride == 1 ? bound * e : 0;

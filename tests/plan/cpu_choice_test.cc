@@ -46,6 +46,28 @@ TEST(CpuChoice, LastAxisGatherElementsIsElementRowsWithoutStrips) {
   EXPECT_EQ(choice.nextRowHintBytes, 0u);  // a 2 KiB data row: no hint
 }
 
+// Rows of 1- and 2-byte elements gather 32-bit words on the avx2 set only on a machine where
+// that was measured faster (avx2WordGathers); 4-byte rows, and the avx512 set's narrow rows,
+// take the lanes wherever their offsets fit.
+TEST(CpuChoice, Avx2GathersNarrowRowsOnlyWhereTheMachineSaysSo) {
+  for (const DataType type : {DataType::Int8, DataType::Float16, DataType::Float32}) {
+    Tensor input(type, {256, 2048});
+    Tensor indices(DataType::Int64, {256, 512});
+    Tensor output(type, {256, 512});
+    GatherElementsOperatorDesc d{&input.desc, &indices.desc, &output.desc, 1};
+    const bool narrow = type != DataType::Float32;
+    plan::MachineInfo machine = TestMachine();
+    for (const bool wordGathers : {false, true}) {
+      machine.avx2WordGathers = wordGathers;
+      machine.kernelSet = plan::KernelSet::Avx2;
+      EXPECT_EQ(ChoiceOf(OperatorType::GatherElements, &d, machine).rows.offsetsFit31, wordGathers || !narrow)
+          << static_cast<int>(type) << ", word gathers " << wordGathers;
+      machine.kernelSet = plan::KernelSet::Avx512;
+      EXPECT_TRUE(ChoiceOf(OperatorType::GatherElements, &d, machine).rows.offsetsFit31) << static_cast<int>(type);
+    }
+  }
+}
+
 // What the rows need to know of their offsets and hints is decided once, for every row: the
 // 32-bit lane form only when every offset a row reads fits in 31 bits, and the next data row
 // hinted when it is a few pages.
