@@ -184,6 +184,7 @@ std::vector<std::pair<std::string, std::string>> Context(const CommandLine& cl) 
           {"gs_version", GS_VERSION_STRING},
           {"gs_git_commit", GS_GIT_COMMIT},
           {"kernel_set", gs::cpu::KernelSetName(gs::cpu::ActiveKernelSet())},
+          {"avx2_word_gathers", gs::cpu::ThisMachine().avx2WordGathers ? "yes" : "no"},
           {"llc_bytes", std::to_string(gs::cpu::ThisMachine().llcBytes)},
           {"huge_pages", HugePageMode()},
           {"suite", cl.suite_path},
