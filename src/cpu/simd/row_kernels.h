@@ -180,20 +180,19 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
   if constexpr (kFit31 && N <= 2 && kHasHardwareGather<Arch>) {
     if (n >= 64 / N) {  // at least one block
       const uint64_t extentBytes = ((n - 1) * dataStep + (bound - 1) * indexedStride + 1) * N;
-      const bool oneRow = dataStep == 0 && indexedStride == 1;
       uint64_t done;
-      bool blocksOk;
-      if constexpr (kAvx512Positions<Arch>) {
-        blocksOk = oneRow ? GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack, true>(data, 0, 1, bound, extentBytes,
-                                                                                        indices, out, n, next, &done)
-                          : GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack, false>(
-                                data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
-      } else {
-        blocksOk = oneRow ? GatherRowNarrowAvx2<Arch, N, IndexT, kStream, kTrack, true>(data, 0, 1, bound, extentBytes,
-                                                                                      indices, out, n, next, &done)
-                          : GatherRowNarrowAvx2<Arch, N, IndexT, kStream, kTrack, false>(
-                                data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
-      }
+      const auto blocks = [&](auto oneRow) {
+        constexpr bool kOneRow = decltype(oneRow)::value;
+        if constexpr (kAvx512Positions<Arch>) {
+          return GatherRowNarrowAvx512<Arch, N, IndexT, kStream, kTrack, kOneRow>(
+              data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
+        } else {
+          return GatherRowNarrowAvx2<Arch, N, IndexT, kStream, kTrack, kOneRow>(
+              data, dataStep, indexedStride, bound, extentBytes, indices, out, n, next, &done);
+        }
+      };
+      const bool blocksOk =
+          dataStep == 0 && indexedStride == 1 ? blocks(std::true_type{}) : blocks(std::false_type{});
       // The tail, shorter than a block, through the line kernel's element loop.
       return GatherRow<Arch, N, IndexT, kStream, kTrack, false>(data + done * dataStep * N, dataStep, indexedStride,
                                                                 bound, indices + done * sizeof(IndexT), out + done * N,
