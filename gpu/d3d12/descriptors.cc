@@ -54,10 +54,11 @@ void WriteWindows(ID3D12Device* device, const GpuTensor& t, DXGI_FORMAT format, 
   }
 }
 
-// One table of the root signature's views in register order: Input, Indices, Updates, Output
-// windows, the status, the lists' windows. Input and Output in words of `tensorBytes` (the
-// schedule's, or the copy's for its own table), Updates in the schedule's. Slots a plan does
-// not use get a valid view of a buffer it has, in the declared format.
+// One table of the root signature's views in register order: Input, Indices, Updates (or
+// Indices in 16-byte words), Output windows, the status, the lists' windows. Input and Output
+// in words of `tensorBytes` (the schedule's, or the copy's for its own table), Updates in the
+// schedule's. Slots a plan does not use get a valid view of a buffer it has, in the declared
+// format.
 void WriteTable(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, const D3D12Recording::State& run,
                 uint32_t tensorBytes, const std::function<D3D12_CPU_DESCRIPTOR_HANDLE()>& next) {
   const plan::GpuSchedule& schedule = run.schedule;
@@ -78,7 +79,11 @@ void WriteTable(ID3D12Device* device, const GpuTensor* tensors, bool inPlace, co
   const uint32_t tensorWindows = plan::kGpuTensorWindows, listWindows = plan::kGpuListWindows;
   WriteWindows(device, inputSlot, ElementFormat(tensorBytes), tensorBytes, false, window, tensorWindows, next);
   WriteWindows(device, indices, word, 4, false, window, tensorWindows, next);
-  WriteWindows(device, updatesSlot, ElementFormat(es), es, false, window, tensorWindows, next);
+  if (schedule.indexQuads) {  // Indices again, in 16-byte words (gpu/hlsl/common.hlsli, indexQuads)
+    WriteWindows(device, indices, ElementFormat(16), 16, false, window, tensorWindows, next);
+  } else {
+    WriteWindows(device, updatesSlot, ElementFormat(es), es, false, window, tensorWindows, next);
+  }
   // Output in the same words, or in the 16- or 4-byte words a gather packs its narrower
   // elements in (GatherPackedWordBytes).
   const uint32_t os = tensorBytes == es ? schedule.outputBytes : tensorBytes;

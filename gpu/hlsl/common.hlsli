@@ -69,7 +69,13 @@ cbuffer Constants : register(b0) {
 
 GS_SRV_WINDOWS(Element, inputTensor, t0, t1, t2, t3, t4, t5, t6, t7)
 GS_SRV_WINDOWS(uint, indicesTensor, t8, t9, t10, t11, t12, t13, t14, t15)  // R32 words; 64-bit indices take two
+#ifdef GS_INDEX_QUADS
+// The *Quads gathers read Indices 16 bytes a load: the host binds it there as R32G32B32A32_UINT
+// (plan::GpuSchedule::indexQuads; a gather has no Updates). Never windowed.
+Buffer<uint4> indexQuads : register(t16);
+#else
 GS_SRV_WINDOWS(Element, updatesTensor, t16, t17, t18, t19, t20, t21, t22, t23)
+#endif
 // Output is written through typed UAVs and a scatter's reduction reads it back: typed UAV loads
 // are core for R32_UINT only, so 8-byte elements are viewed as two R32_UINT words each (the host
 // halves their windows to fit, gpu/d3d12/record.cc); 1- and 2-byte ones need
@@ -152,7 +158,9 @@ GS_UAV_WINDOWS4(uint, listSource, u21, u22, u23, u24)  // scatters: the update's
 
 GS_WINDOWED_LOAD(Element, inputTensor, LoadInput, GS_IN_WINDOW)
 GS_WINDOWED_LOAD(uint, indicesTensor, LoadIndexWord, GS_IN_WINDOW)
+#ifndef GS_INDEX_QUADS
 GS_WINDOWED_LOAD(Element, updatesTensor, LoadUpdate, GS_IN_WINDOW)
+#endif
 GS_WINDOWED_LOAD(OutputWord, outputTensor, LoadOutput, GS_IN_WINDOW)
 GS_WINDOWED_STORE(OutputWord, outputTensor, StoreOutput, GS_IN_WINDOW)
 GS_WINDOWED_LOAD(uint, listHeads, LoadHead, GS_IN_WINDOW4)
@@ -279,13 +287,17 @@ bool IndexedOffset(UnitOffsets o, out uint offset) {
 }
 
 // IndexedOffset for kernels that know the tuple has one component (every gather but GatherND's
-// tuples): its bound and stride from fixed registers, no loop.
-bool IndexedOffsetOfOne(UnitOffsets o, out uint offset) {
+// tuples): its bound and stride from fixed registers, no loop; the index value already loaded.
+bool IndexedOffsetOfValue(UnitOffsets o, uint2 value, out uint offset) {
   uint position;
   offset = o.data;
-  if (!ResolveIndex(LoadIndex(o.index), kernel.indexedSizes[0].x, position)) return false;
+  if (!ResolveIndex(value, kernel.indexedSizes[0].x, position)) return false;
   offset += position * kernel.indexedStrides[0].x;
   return true;
+}
+
+bool IndexedOffsetOfOne(UnitOffsets o, out uint offset) {
+  return IndexedOffsetOfValue(o, LoadIndex(o.index), offset);
 }
 
 #endif  // GS_COMMON_HLSLI

@@ -34,6 +34,27 @@ void Pack(inout uint parts[WORD_PARTS], uint i, Element value) {
 #endif
 }
 
+#ifdef GS_INDEX_QUADS
+// The PER_WORD indices from Indices element `index` on, in 16-byte loads (the plan puts `index`
+// on one: IndicesInQuads), each as low and high words like LoadIndex's.
+void LoadWordIndices(uint index, out uint2 values[PER_WORD]) {
+  if (P_INDEX64 != 0) {
+    [unroll] for (uint q = 0; q < PER_WORD / 2; ++q) {
+      uint4 quad = indexQuads[index / 2 + q];
+      values[2 * q] = quad.xy;
+      values[2 * q + 1] = quad.zw;
+    }
+  } else {
+    [unroll] for (uint q = 0; q < PER_WORD / 4; ++q) {  // none where PER_WORD is 2: not planned
+      uint4 quad = indexQuads[index / 4 + q];
+      [unroll] for (uint c = 0; c < 4; ++c) {
+        values[4 * q + c] = uint2(quad[c], (P_SIGNED != 0 && (quad[c] >> 31) != 0) ? 0xffffffffu : 0u);
+      }
+    }
+  }
+}
+#endif
+
 // Word w: its elements gathered and packed (zeros for a bad index, which sets met).
 OutputWord GatherWord(uint w, inout bool met) {
   uint parts[WORD_PARTS];
@@ -46,9 +67,17 @@ OutputWord GatherWord(uint w, inout bool met) {
   UnitOffsets o = SeekUnit(first);
   uint dataStep = LOW(kernel.dataStrides, K_RANK - 1);
   uint indexStep = LOW(kernel.indexStrides, K_RANK - 1);
+#ifdef GS_INDEX_QUADS
+  uint2 values[PER_WORD];
+  LoadWordIndices(o.index, values);
+#endif
   [unroll] for (uint i = 0; i < PER_WORD; ++i) {
     uint source;
+#ifdef GS_INDEX_QUADS
+    if (IndexedOffsetOfValue(o, values[i], source)) {
+#else
     if (IndexedOffsetOfOne(o, source)) {
+#endif
       Pack(parts, i, LoadInput(source));
     } else {
       met = true;  // zeros, as gather.hlsl

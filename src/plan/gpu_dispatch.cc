@@ -215,8 +215,10 @@ uint32_t GpuItemsPerThread(GpuKernel kernel, bool windowed) {
     case GpuKernel::GatherPacked: return GS_ITEMS_PER_THREAD_PACKED;
     case GpuKernel::GatherPackedWide: return GS_ITEMS_PER_THREAD_PACKED_WIDE;
     case GpuKernel::GatherLarge: return GS_ITEMS_PER_THREAD_GATHER_LARGE;
-    case GpuKernel::GatherPackedLarge: return GS_ITEMS_PER_THREAD_PACKED;
-    case GpuKernel::GatherPackedWideLarge: return GS_ITEMS_PER_THREAD_PACKED_WIDE;
+    case GpuKernel::GatherPackedLarge:
+    case GpuKernel::GatherPackedLargeQuads: return GS_ITEMS_PER_THREAD_PACKED;
+    case GpuKernel::GatherPackedWideLarge:
+    case GpuKernel::GatherPackedWideLargeQuads: return GS_ITEMS_PER_THREAD_PACKED_WIDE;
     default: return 1;
   }
 }
@@ -226,6 +228,8 @@ uint32_t GpuGroupThreads(GpuKernel kernel) {
     case GpuKernel::GatherLarge:
     case GpuKernel::GatherPackedLarge:
     case GpuKernel::GatherPackedWideLarge:
+    case GpuKernel::GatherPackedLargeQuads:
+    case GpuKernel::GatherPackedWideLargeQuads:
     case GpuKernel::ScatterLineGroupsLarge: return GS_LARGE_GROUP_THREADS;
     default: return kGpuThreadsPerGroup;
   }
@@ -283,6 +287,23 @@ uint32_t GatherPackedWordBytes(const Plan& plan, const uint64_t* offsets) {
     }
   }
   return 0;
+}
+
+bool IndicesInQuads(const Plan& plan, const uint64_t* offsets, uint32_t elementsPerWord) {
+  const KernelConstants& k = plan.walk;
+  if (k.rank == 0 || offsets[static_cast<uint32_t>(TensorRole::Indices)] % 16 != 0 ||
+      elementsPerWord * plan.indexSize % 16 != 0) {
+    return false;
+  }
+  // A word's indices are consecutive (it steps the innermost dim), and its first one starts on
+  // 16 bytes: its innermost coordinate is a multiple of the word's elements, and every other dim
+  // moves Indices by whole 16-byte words.
+  const uint64_t inner = k.rank - 1;
+  if (k.sizes[inner] > 1 && k.indexStrides[inner] != 1) return false;
+  for (uint64_t d = 0; d < inner; ++d) {
+    if (k.sizes[d] > 1 && k.indexStrides[d] * plan.indexSize % 16 != 0) return false;
+  }
+  return true;
 }
 
 bool PackedWordsStepInnermost(const KernelConstants& walk, uint32_t elementsPerWord) {
@@ -368,10 +389,17 @@ std::string ScheduleGpuPasses(const Plan& plan, const GpuOptions& options, GpuSc
     const uint32_t perWord = packedWord / elementBytes;
     const bool largePacked =
         largeElements && packedWord != 0 && k.tupleSize == 1 && PackedWordsStepInnermost(k, perWord);
+    schedule->indexQuads = largePacked && IndicesInQuads(plan, options.offsets, perWord);
     if (packedWord == 16) {
-      add(largePacked ? GpuKernel::GatherPackedWideLarge : GpuKernel::GatherPackedWide, walked / perWord);
+      add(schedule->indexQuads ? GpuKernel::GatherPackedWideLargeQuads
+          : largePacked        ? GpuKernel::GatherPackedWideLarge
+                               : GpuKernel::GatherPackedWide,
+          walked / perWord);
     } else if (packedWord != 0) {
-      add(largePacked ? GpuKernel::GatherPackedLarge : GpuKernel::GatherPacked, walked / perWord);
+      add(schedule->indexQuads ? GpuKernel::GatherPackedLargeQuads
+          : largePacked        ? GpuKernel::GatherPackedLarge
+                               : GpuKernel::GatherPacked,
+          walked / perWord);
     } else if (elementBytes == 16) {
       add(GpuKernel::GatherWide, walked);
     } else {

@@ -104,6 +104,10 @@ struct GpuSchedule {
   uint32_t copyBytes = 0;
   CopyConstants copy = {};
   uint64_t viewWindow = 0;  // elements of each view window (Indices and lists: 32-bit words)
+  // The large packed gather reads a word's indices 16 bytes a load (IndicesInQuads): the host
+  // binds Indices a second time, as 16-byte words, in Updates' view registers (a gather has no
+  // Updates).
+  bool indexQuads = false;
 };
 
 struct GpuOptions {
@@ -149,6 +153,15 @@ uint64_t IndexedReachBytes(const Plan& plan);
 // tests took twice as long with 256.
 inline constexpr uint64_t kGpuLargeElements = uint64_t{1} << 20;
 inline constexpr uint64_t kGpuNearReadBytes = 64 * 1024;
+
+// Whether a large packed gather (words that step the innermost dim, PackedWordsStepInnermost)
+// can read each word's indices as whole 16-byte words (GatherPacked*LargeQuads): Indices starts
+// on 16 bytes, is contiguous along the innermost dim, every other dim moves it by whole 16-byte
+// words, and a word's indices fill whole 16-byte words. The other packed kernels load indices 32
+// bits at a time, lane after lane a word's index bytes apart: for 1-byte elements and 64-bit
+// indices each load of a warp looks up 32 sectors of 32 bytes and uses 4 bytes of each. 16-byte
+// loads take a quarter of the loads and of the lookups.
+bool IndicesInQuads(const Plan& plan, const uint64_t* offsets, uint32_t elementsPerWord);
 
 // Threads a group of the kernel's: kGpuThreadsPerGroup, or GS_LARGE_GROUP_THREADS (*Large).
 uint32_t GpuGroupThreads(GpuKernel kernel);

@@ -96,10 +96,24 @@ void ScheduleOnGpu(const gs::plan::Plan& plan, FuzzedDataProvider& in) {
     fine = pass.threads > 0 && pass.groupsX > 0 && pass.groupsY > 0 && slots >= pass.threads;
     const gp::KernelConstants& walk = schedule.walk;
     if (pass.kernel == gp::GpuKernel::GatherLarge) fine = fine && walk.blockElements == 1;
-    if (pass.kernel == gp::GpuKernel::GatherPackedLarge || pass.kernel == gp::GpuKernel::GatherPackedWideLarge) {
+    const bool quads = pass.kernel == gp::GpuKernel::GatherPackedLargeQuads ||
+                       pass.kernel == gp::GpuKernel::GatherPackedWideLargeQuads;
+    if (quads || pass.kernel == gp::GpuKernel::GatherPackedLarge || pass.kernel == gp::GpuKernel::GatherPackedWideLarge) {
       fine = fine && walk.tupleSize == 1 &&
              gp::PackedWordsStepInnermost(walk, schedule.outputBytes / schedule.elementBytes);
     }
+    // 16-byte loads of a word's indices: each word's first index on 16 bytes, the word's indices
+    // whole 16-byte words.
+    if (quads) {
+      const uint64_t perWord = schedule.outputBytes / schedule.elementBytes;
+      fine = fine && schedule.indexQuads && !schedule.windowed &&
+             options.offsets[static_cast<uint32_t>(gp::TensorRole::Indices)] % 16 == 0 &&
+             perWord * plan.indexSize % 16 == 0 && walk.indexStrides[walk.rank - 1] == 1;
+      for (uint32_t d = 0; d + 1 < walk.rank; ++d) {
+        fine = fine && (walk.sizes[d] <= 1 || walk.indexStrides[d] * plan.indexSize % 16 == 0);
+      }
+    }
+    if (i == 0 && !quads) fine = fine && !schedule.indexQuads;
   }
   if (!fine) {
     std::fprintf(stderr, "a GPU schedule leaves work without threads or runs a walk its kernel lacks (%u passes)\n",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes seeds for fuzz_desc_compiler that decode to large descs, one per large GPU kernel and
-scatter path (GatherLarge, the large packed gathers, claims, line groups), which random bytes
-seldom reach: python3 tests/fuzz/make_desc_seeds.py tests/fuzz/corpus/desc_compiler
+scatter path (GatherLarge, the large packed gathers with and without 16-byte index loads, claims,
+line groups), which random bytes seldom reach:
+python3 tests/fuzz/make_desc_seeds.py tests/fuzz/corpus/desc_compiler
 
 It mirrors the order in which desc_compiler_fuzz.cc reads its input (FuzzedDataProvider takes
 integers from the end of the data, most significant byte first): change both together.
@@ -26,7 +27,7 @@ class Enc:
 
 F32, F16, I64, I8 = 1, 2, 3, 6
 def op(kind, tensors, axis=0, index_dims=0, input_dims=0, indices_dims=0, batch=0, reduction=0,
-       checked=1, in_place=None, window=200):
+       checked=1, in_place=None, window=200, offsets=(0, 0, 0, 0)):
     e = Enc()
     e.u8(kind)
     for v in (axis, index_dims, input_dims, indices_dims, batch): e.small(v, 8)
@@ -36,7 +37,7 @@ def op(kind, tensors, axis=0, index_dims=0, input_dims=0, indices_dims=0, batch=
     e.u8(checked)
     if in_place is not None: e.u8(in_place)
     e.u8(window)
-    for _ in range(4): e.u8(0)            # every tensor at its buffer's start
+    for at in offsets: e.u8(at)           # 0: the tensor at its buffer's start; 232: 40 bytes in
     return e.data()
 
 big = [4096, 256]
@@ -44,6 +45,8 @@ seeds = {
   'gather_elements_f32_axis0_large': op(1, [(F32, [4096, 4096]), (I64, [4096, 4096]), (F32, []), (F32, [4096, 4096])], axis=0),
   'gather_elements_f32_axis1_large': op(1, [(F32, big), (I64, big), (F32, []), (F32, big)], axis=1),
   'gather_elements_i8_axis1_large': op(1, [(I8, big), (I64, big), (I8, []), (I8, big)], axis=1, checked=0),
+  'gather_elements_i8_axis1_large_indices_at_40': op(1, [(I8, big), (I64, big), (I8, []), (I8, big)], axis=1,
+                                                  offsets=(0, 232, 0, 0)),
   'gather_elements_f16_axis0_large': op(1, [(F16, big), (I64, big), (F16, []), (F16, big)], axis=0),
   'gather_nd_i8_pairs_large': op(2, [(I8, [1, 2048, 2048]), (I64, [256, 4096, 2]), (I8, []), (I8, [1, 256, 4096])],
                                  input_dims=2, indices_dims=3),

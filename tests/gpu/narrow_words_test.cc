@@ -177,26 +177,36 @@ const NarrowCase kCases[] = {
 };
 
 // GATHER_ELEMENTS along `axis` of an inputRows x inputCols input by indexRows x indexCols indices
-// (Output dense).
+// (Output dense; Indices too unless indexRowStride, its elements between rows, is set).
 struct ElementGather {
   gs::DataType type;
   uint32_t inputRows, inputCols, indexRows, indexCols, axis;
+  bool index64 = true;
+  uint32_t indexRowStride = 0;
   uint32_t Count() const { return indexRows * indexCols; }
   uint32_t Bound() const { return axis == 0 ? inputRows : inputCols; }
+  uint32_t IndexSize() const { return index64 ? 8 : 4; }
+  uint64_t IndexAt(uint32_t i) const {  // byte offset of the i-th index in row-major order
+    const uint64_t stride = indexRowStride != 0 ? indexRowStride : indexCols;
+    return (i / indexCols * stride + i % indexCols) * IndexSize();
+  }
   uint64_t InputBytes() const { return uint64_t{inputRows} * inputCols * gs::ElementSizeInBytes(type); }
-  uint64_t IndexBytes() const { return uint64_t{Count()} * 8; }
+  uint64_t IndexBytes() const { return IndexAt(Count() - 1) + IndexSize(); }
   uint64_t OutputBytes() const { return uint64_t{Count()} * gs::ElementSizeInBytes(type); }
   std::string Name() const {
     return std::to_string(gs::ElementSizeInBytes(type)) + "-byte elements, " + std::to_string(inputRows) + " x " +
            std::to_string(inputCols) + " by " + std::to_string(indexRows) + " x " + std::to_string(indexCols) +
+           (index64 ? " int64" : " int32") + (indexRowStride != 0 ? " indices rows " + std::to_string(indexRowStride) + " apart" : "") +
            " along axis " + std::to_string(axis);
   }
   gs::CompiledOperator Compile() const {
-    static uint32_t inputSizes[2], indexSizes[2];
+    static uint32_t inputSizes[2], indexSizes[2], indexStrides[2];
     static gs::TensorDesc input, indices, output;
     inputSizes[0] = inputRows, inputSizes[1] = inputCols, indexSizes[0] = indexRows, indexSizes[1] = indexCols;
+    indexStrides[0] = indexRowStride, indexStrides[1] = 1;
     input = {type, 2, inputSizes, nullptr, InputBytes()};
-    indices = {gs::DataType::Int64, 2, indexSizes, nullptr, IndexBytes()};
+    indices = {index64 ? gs::DataType::Int64 : gs::DataType::Int32, 2, indexSizes,
+               indexRowStride != 0 ? indexStrides : nullptr, IndexBytes()};
     output = {type, 2, indexSizes, nullptr, OutputBytes()};
     const gs::GatherElementsOperatorDesc desc{&input, &indices, &output, axis};
     gs::CompiledOperator op;
@@ -221,13 +231,13 @@ TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
     GpuKernel kernel;
     uint32_t threads, outputBytes;
   } cases[] = {
-      {{DataType::Float32, 64, nearCols, 64, wide, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
+      {{DataType::Float32, 64, nearCols, 64, wide, 1}, GpuKernel::GatherPackedWideLargeQuads, 1u << 18, 16},
       {{DataType::Float32, 64, nearCols + 1, 64, wide, 1}, GpuKernel::GatherLarge, 1u << 20, 4},  // 4 bytes further
       {{DataType::Float32, 64, nearCols + 1, 63, wide, 1}, GpuKernel::GatherPackedWide, 63u << 12, 16},  // not large
       {{DataType::Float32, 4096, 256, 4096, 256, 0}, GpuKernel::GatherLarge, 1u << 20, 4},
-      {{DataType::Float32, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedWideLarge, 1u << 18, 16},
-      {{DataType::Float16, 4096, 256, 4096, 256, 0}, GpuKernel::GatherPackedLarge, 1u << 19, 4},
-      {{DataType::Int8, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedLarge, 1u << 18, 4},
+      {{DataType::Float32, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedWideLargeQuads, 1u << 18, 16},
+      {{DataType::Float16, 4096, 256, 4096, 256, 0}, GpuKernel::GatherPackedLargeQuads, 1u << 19, 4},
+      {{DataType::Int8, 4096, 256, 4096, 256, 1}, GpuKernel::GatherPackedLargeQuads, 1u << 18, 4},
       {{DataType::Int8, 4096, 258, 4096, 258, 1}, GpuKernel::GatherPacked, 258u << 10, 4},  // 258 % 4: no steps
   };
   for (const auto& c : cases) {
@@ -269,6 +279,47 @@ TEST(NarrowWords, LargeGathersRunLargeGroupsAndFarReadsAreNotPacked) {
   EXPECT_EQ(s.walk.blockElements, 3u);
   EXPECT_EQ(s.passes[0].kernel, GpuKernel::GatherPackedWide);
   EXPECT_EQ(s.passes[0].threads, 300000u);
+}
+
+// The large packed kernels read a word's indices 16 bytes a load only where each word's indices
+// start on 16 bytes (Indices' start, its rows' stride) and fill whole 16-byte words; elsewhere
+// they keep their 32-bit loads, and smaller gathers their own kernels.
+TEST(NarrowWords, LargePackedGathersReadIndicesInQuadsOnlyWhereTheirWordsAlign) {
+  using gs::DataType;
+  using gs::plan::GpuKernel;
+  const struct {
+    ElementGather gather;
+    uint64_t indicesAt;
+    GpuKernel kernel;
+  } cases[] = {
+      {{DataType::Int8, 4096, 256, 4096, 256, 1}, 0, GpuKernel::GatherPackedLargeQuads},
+      {{DataType::Int8, 4096, 256, 4096, 256, 1}, 48, GpuKernel::GatherPackedLargeQuads},
+      {{DataType::Int8, 4096, 256, 4096, 256, 1}, 8, GpuKernel::GatherPackedLarge},  // not on 16 bytes
+      {{DataType::Int8, 4096, 256, 4096, 256, 1, false}, 0, GpuKernel::GatherPackedLargeQuads},
+      {{DataType::Int8, 4096, 256, 4096, 256, 1, true, 260}, 0, GpuKernel::GatherPackedLargeQuads},  // 2080 bytes
+      {{DataType::Int8, 4096, 256, 4096, 256, 1, true, 257}, 0, GpuKernel::GatherPackedLarge},       // 2056 bytes
+      {{DataType::Int8, 4096, 256, 4096, 256, 1, false, 260}, 0, GpuKernel::GatherPackedLargeQuads},
+      {{DataType::Int8, 4096, 256, 4096, 256, 1, false, 258}, 0, GpuKernel::GatherPackedLarge},
+      {{DataType::Float16, 4096, 256, 4096, 256, 1}, 0, GpuKernel::GatherPackedLargeQuads},
+      {{DataType::Float16, 4096, 256, 4096, 256, 1, false}, 0, GpuKernel::GatherPackedLarge},  // 8 bytes a word
+      {{DataType::Float32, 4096, 256, 4096, 256, 1}, 0, GpuKernel::GatherPackedWideLargeQuads},
+      {{DataType::Float32, 4096, 256, 4096, 256, 1, false}, 16, GpuKernel::GatherPackedWideLargeQuads},
+      {{DataType::Float32, 4096, 256, 4096, 256, 1, false}, 4, GpuKernel::GatherPackedWideLarge},
+      {{DataType::Int8, 4096, 256, 4095, 256, 1}, 0, GpuKernel::GatherPacked},  // not large
+  };
+  for (const auto& c : cases) {
+    const gs::CompiledOperator op = c.gather.Compile();
+    ASSERT_NE(op.plan(), nullptr) << c.gather.Name();
+    gs::plan::GpuOptions options;
+    options.offsets[static_cast<uint32_t>(gs::plan::TensorRole::Indices)] = c.indicesAt;
+    gs::plan::GpuSchedule s;
+    ASSERT_EQ(gs::plan::ScheduleGpuPasses(*op.plan(), options, &s), "") << c.gather.Name();
+    const std::string name = c.gather.Name() + ", indices at " + std::to_string(c.indicesAt);
+    EXPECT_EQ(s.passes[0].kernel, c.kernel) << name;
+    EXPECT_EQ(s.indexQuads, c.kernel == GpuKernel::GatherPackedLargeQuads ||
+                                c.kernel == GpuKernel::GatherPackedWideLargeQuads)
+        << name;
+  }
 }
 
 TEST(NarrowWords, ThePlanPacksOnlyDenseAlignedWholeWords) {
@@ -331,25 +382,35 @@ class NarrowWordsOnGpu : public ::testing::Test {
   gs::D3D12Engine* engine_ = nullptr;
 };
 
-// The large kernels' bytes against the CPU engine's, sentinels around Output, unchecked and
-// checked with a bad index near the end (a failed gather may have written its view).
+// The large kernels' bytes against the CPU engine's, sentinels around Output, with 64- and 32-bit
+// indices, unchecked (with a bad index near the end or none) and checked with that bad index.
 TEST_F(NarrowWordsOnGpu, LargeGathers) {
-  const ElementGather gathers[] = {{gs::DataType::Float32, 4096, 256, 4096, 256, 0},   // GatherLarge
-                                   {gs::DataType::Float32, 4096, 300, 4096, 256, 1},   // GatherPackedWideLarge
-                                   {gs::DataType::Float16, 4096, 256, 4096, 256, 0},   // GatherPackedLarge
-                                   {gs::DataType::Int8, 4096, 258, 4096, 258, 1}};     // GatherPacked
+  using gs::DataType;
+  const ElementGather gathers[] = {
+      {DataType::Float32, 4096, 256, 4096, 256, 0},               // GatherLarge
+      {DataType::Float32, 4096, 300, 4096, 256, 1},               // GatherPackedWideLargeQuads
+      {DataType::Float32, 4096, 300, 4096, 256, 1, false},        // the same, 32-bit indices
+      {DataType::Float16, 4096, 256, 4096, 256, 0},               // GatherPackedLargeQuads
+      {DataType::Float16, 4096, 256, 4096, 256, 0, false},        // GatherPackedLarge
+      {DataType::Int8, 4096, 256, 4096, 256, 1},                  // GatherPackedLargeQuads
+      {DataType::Int8, 4096, 256, 4096, 256, 1, false},           // the same, 32-bit indices
+      {DataType::Int8, 4096, 256, 4096, 256, 1, true, 260},       // GatherPackedLargeQuads: rows apart
+      {DataType::Int8, 4096, 256, 4096, 256, 1, true, 257},       // GatherPackedLarge: rows off 16 bytes
+      {DataType::Int8, 4096, 258, 4096, 258, 1}};                 // GatherPacked
   for (const ElementGather& g : gathers) {
     const int64_t bound = g.Bound();
-    std::vector<uint8_t> input(g.InputBytes()), indices(g.IndexBytes());
+    std::vector<uint8_t> input(g.InputBytes()), indices(g.IndexBytes(), 0xcd);
     for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + (i >> 9) + 11);
-    for (const bool bad : {false, true}) {
+    // A bad index near the end: checked, the error (a failed gather may have written its view);
+    // unchecked, zeros there.
+    for (const int bad : {0, 1, 2}) {
       for (uint32_t i = 0; i < g.Count(); ++i) {
         int64_t index = (i * 7 + i / 5) % bound - (i % 3 == 0 ? bound : 0);
-        if (bad && i == g.Count() - 3) index = bound;
-        std::memcpy(&indices[uint64_t{i} * 8], &index, 8);
+        if (bad != 0 && i == g.Count() - 3) index = bad == 1 ? bound : -bound - 1;
+        std::memcpy(&indices[g.IndexAt(i)], &index, g.IndexSize());  // little-endian: the low bytes
       }
-      const gs::IndexChecking checking = bad ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked;
-      const std::string name = g.Name() + (bad ? ", checked, a bad index" : "");
+      const gs::IndexChecking checking = bad == 1 ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked;
+      const std::string name = g.Name() + (bad == 1 ? ", checked, a bad index" : bad == 2 ? ", unchecked, a bad index" : "");
       const gs::CompiledOperator op = g.Compile();
       std::vector<uint8_t> cpu(g.OutputBytes() + 64, 0xab), gpu(g.OutputBytes() + 64, 0xab);
       gs::CpuExecuteOptions options;
@@ -362,8 +423,8 @@ TEST_F(NarrowWordsOnGpu, LargeGathers) {
           checking);
       EXPECT_EQ(gpuStatus.code(), cpuStatus.code()) << name;
       EXPECT_EQ(gpuStatus.message(), cpuStatus.message()) << name;
-      EXPECT_EQ(cpuStatus.ok(), !bad) << name;
-      if (!bad) EXPECT_EQ(std::memcmp(gpu.data(), cpu.data(), gpu.size()), 0) << name;
+      EXPECT_EQ(cpuStatus.ok(), bad != 1) << name;
+      if (bad != 1) EXPECT_EQ(std::memcmp(gpu.data(), cpu.data(), gpu.size()), 0) << name;
     }
   }
 }

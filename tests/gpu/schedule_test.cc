@@ -316,6 +316,8 @@ TEST(GpuSchedule, PassesThatMoveDataTakeSeveralItemsAThreadWithoutWindows) {
       {GpuKernel::GatherLarge, GS_ITEMS_PER_THREAD_GATHER_LARGE},
       {GpuKernel::GatherPackedLarge, GS_ITEMS_PER_THREAD_PACKED},
       {GpuKernel::GatherPackedWideLarge, GS_ITEMS_PER_THREAD_PACKED_WIDE},
+      {GpuKernel::GatherPackedLargeQuads, GS_ITEMS_PER_THREAD_PACKED},
+      {GpuKernel::GatherPackedWideLargeQuads, GS_ITEMS_PER_THREAD_PACKED_WIDE},
       {GpuKernel::GatherWide, GS_ITEMS_PER_THREAD},
       {GpuKernel::GatherPacked, GS_ITEMS_PER_THREAD_PACKED},
       {GpuKernel::GatherPackedWide, GS_ITEMS_PER_THREAD_PACKED_WIDE},
@@ -324,7 +326,9 @@ TEST(GpuSchedule, PassesThatMoveDataTakeSeveralItemsAThreadWithoutWindows) {
   for (const auto& [kernel, items] : kernels) {
     const uint32_t group = gs::plan::GpuGroupThreads(kernel);
     EXPECT_EQ(group, kernel == GpuKernel::GatherLarge || kernel == GpuKernel::GatherPackedLarge ||
-                             kernel == GpuKernel::GatherPackedWideLarge
+                             kernel == GpuKernel::GatherPackedWideLarge ||
+                             kernel == GpuKernel::GatherPackedLargeQuads ||
+                             kernel == GpuKernel::GatherPackedWideLargeQuads
                          ? GS_LARGE_GROUP_THREADS
                          : gs::plan::kGpuThreadsPerGroup)
         << static_cast<int>(kernel);
