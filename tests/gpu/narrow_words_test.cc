@@ -429,6 +429,57 @@ TEST_F(NarrowWordsOnGpu, LargeGathers) {
   }
 }
 
+// A large gather recorded on the caller's buffers, Indices 48 bytes (16-byte index loads) or 40
+// bytes (32-bit ones) into the inputs buffer after Input, Output 16 bytes into its own: the bytes
+// against the CPU engine's, sentinels around Output.
+TEST_F(NarrowWordsOnGpu, LargeGathersOnTheCallersBuffers) {
+  const ElementGather g{gs::DataType::Int8, 4096, 256, 4096, 256, 1};
+  const int64_t bound = g.Bound();
+  std::vector<uint8_t> input(g.InputBytes()), indices(g.IndexBytes());
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + (i >> 9) + 11);
+  for (uint32_t i = 0; i < g.Count(); ++i) {
+    const int64_t index = (i * 7 + i / 5) % bound - (i % 3 == 0 ? bound : 0);
+    std::memcpy(&indices[g.IndexAt(i)], &index, 8);
+  }
+  const gs::CompiledOperator op = g.Compile();
+  constexpr uint64_t kOutputAt = 16;
+  const uint64_t outputBufferBytes = kOutputAt + g.OutputBytes() + 48;
+  std::vector<uint8_t> cpu(outputBufferBytes, 0xab);
+  gs::CpuExecuteOptions options;
+  options.Checking = gs::IndexChecking::Checked;
+  ASSERT_TRUE(gs::ExecuteOnCpu(op,
+                               {{input.data(), input.size()},
+                                {indices.data(), indices.size()},
+                                {},
+                                {&cpu[kOutputAt], g.OutputBytes()}},
+                               options)
+                  .ok());
+  for (const uint64_t indicesAt : {input.size() + 48, input.size() + 40}) {
+    std::vector<uint8_t> staging(indicesAt + indices.size() + outputBufferBytes, 0xab);
+    std::memcpy(staging.data(), input.data(), input.size());
+    std::memcpy(&staging[indicesAt], indices.data(), indices.size());
+    std::vector<uint8_t> gpu;
+    gs::Status status(gs::StatusCode::Internal, "not recorded");
+    std::unique_ptr<gs::D3D12Recording> recording;
+    gs_gpu_test::RunInCallersList(
+        engine_->device(), staging, &gpu,
+        [&](ID3D12GraphicsCommandList* list, ID3D12Resource* inputs, ID3D12Resource* outputs) {
+          gs::D3D12Bindings bindings;
+          bindings.InputTensor = {inputs, 0, input.size()};
+          bindings.IndicesTensor = {inputs, indicesAt, indices.size()};
+          bindings.OutputTensor = {outputs, kOutputAt, g.OutputBytes()};
+          status = engine_->Record(op, list, bindings, gs::IndexChecking::Checked, &recording);
+          return status.ok();
+        },
+        outputBufferBytes);
+    if (recording != nullptr) status = recording->Result();
+    const std::string name = g.Name() + ", indices at byte " + std::to_string(indicesAt);
+    EXPECT_TRUE(status.ok()) << name << ": " << status.message();
+    ASSERT_EQ(gpu.size(), cpu.size()) << name;
+    EXPECT_EQ(std::memcmp(gpu.data(), cpu.data(), cpu.size()), 0) << name;
+  }
+}
+
 uint32_t None(const NarrowCase& c) { return c.IndexCount(); }
 uint32_t Early(const NarrowCase&) { return 1; }
 uint32_t Late(const NarrowCase& c) { return c.IndexCount() - 1; }
