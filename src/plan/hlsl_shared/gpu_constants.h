@@ -40,8 +40,8 @@ namespace gs::plan {
 #define GS_ITEMS_PER_THREAD_PACKED_WIDE 2  // its 16-byte words
 
 // The large element gathers' and line scatters' kernels (gather_large.hlsl,
-// gather_packed_large.hlsl, gather_packed_wide_large.hlsl, scatter_line_groups_large.hlsl;
-// plan/gpu_dispatch.h, kGpuLargeElements): groups of
+// gather_packed_large.hlsl, gather_packed_wide_large.hlsl and their *_quads forms,
+// scatter_line_groups_large.hlsl; plan/gpu_dispatch.h, kGpuLargeElements): groups of
 // GS_LARGE_GROUP_THREADS, and GatherLarge's elements GS_ITEMS_PER_THREAD_GATHER_LARGE a thread,
 // lane l of a group its elements l, l + GS_LARGE_GROUP_THREADS, ...
 #define GS_LARGE_GROUP_THREADS 256
