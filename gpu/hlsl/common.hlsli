@@ -220,14 +220,17 @@ bool BadIndexFound() {
          status[GS_STATUS_LIST_TOO_LONG] != 0;
 }
 
-// An index element (by element offset in the Indices view) as low and high words, the high
-// word sign-extended for signed 32-bit indices.
+// A 32-bit index value as low and high words, the high word sign-extended for signed indices.
+uint2 Index32(uint low) {
+  return uint2(low, (P_SIGNED != 0 && (low >> 31) != 0) ? 0xffffffffu : 0u);
+}
+
+// An index element (by element offset in the Indices view) as low and high words.
 uint2 LoadIndex(uint elementOffset) {
   if (P_INDEX64 != 0) {
     return uint2(LoadIndexWord(elementOffset * 2), LoadIndexWord(elementOffset * 2 + 1));
   }
-  uint low = LoadIndexWord(elementOffset);
-  return uint2(low, (P_SIGNED != 0 && (low >> 31) != 0) ? 0xffffffffu : 0u);
+  return Index32(LoadIndexWord(elementOffset));
 }
 
 // Position in [0, bound) or false: negative signed values count from the end (a value in

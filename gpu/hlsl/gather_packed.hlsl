@@ -48,7 +48,7 @@ void LoadWordIndices(uint index, out uint2 values[PER_WORD]) {
     [unroll] for (uint q = 0; q < PER_WORD / 4; ++q) {  // none where PER_WORD is 2: not planned
       uint4 quad = indexQuads[index / 4 + q];
       [unroll] for (uint c = 0; c < 4; ++c) {
-        values[4 * q + c] = uint2(quad[c], (P_SIGNED != 0 && (quad[c] >> 31) != 0) ? 0xffffffffu : 0u);
+        values[4 * q + c] = Index32(quad[c]);
       }
     }
   }
