@@ -193,6 +193,22 @@ struct ElementGather {
   uint64_t InputBytes() const { return uint64_t{inputRows} * inputCols * gs::ElementSizeInBytes(type); }
   uint64_t IndexBytes() const { return IndexAt(Count() - 1) + IndexSize(); }
   uint64_t OutputBytes() const { return uint64_t{Count()} * gs::ElementSizeInBytes(type); }
+  std::vector<uint8_t> Input() const {
+    std::vector<uint8_t> bytes(InputBytes());
+    for (size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<uint8_t>(i * 37 + (i >> 9) + 11);
+    return bytes;
+  }
+  // In [-bound, bound), a third negative; where badAt < Count(), `bad` there. Bytes between
+  // index rows hold 0xcd.
+  std::vector<uint8_t> Indices(uint32_t badAt = ~0u, int64_t bad = 0) const {
+    std::vector<uint8_t> bytes(IndexBytes(), 0xcd);
+    const int64_t bound = Bound();
+    for (uint32_t i = 0; i < Count(); ++i) {
+      const int64_t index = i == badAt ? bad : (i * 7 + i / 5) % bound - (i % 3 == 0 ? bound : 0);
+      std::memcpy(&bytes[IndexAt(i)], &index, IndexSize());  // little-endian: the low bytes
+    }
+    return bytes;
+  }
   std::string Name() const {
     return std::to_string(gs::ElementSizeInBytes(type)) + "-byte elements, " + std::to_string(inputRows) + " x " +
            std::to_string(inputCols) + " by " + std::to_string(indexRows) + " x " + std::to_string(indexCols) +
@@ -399,16 +415,12 @@ TEST_F(NarrowWordsOnGpu, LargeGathers) {
       {DataType::Int8, 4096, 258, 4096, 258, 1}};                 // GatherPacked
   for (const ElementGather& g : gathers) {
     const int64_t bound = g.Bound();
-    std::vector<uint8_t> input(g.InputBytes()), indices(g.IndexBytes(), 0xcd);
-    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + (i >> 9) + 11);
+    const std::vector<uint8_t> input = g.Input();
     // A bad index near the end: checked, the error (a failed gather may have written its view);
     // unchecked, zeros there.
     for (const int bad : {0, 1, 2}) {
-      for (uint32_t i = 0; i < g.Count(); ++i) {
-        int64_t index = (i * 7 + i / 5) % bound - (i % 3 == 0 ? bound : 0);
-        if (bad != 0 && i == g.Count() - 3) index = bad == 1 ? bound : -bound - 1;
-        std::memcpy(&indices[g.IndexAt(i)], &index, g.IndexSize());  // little-endian: the low bytes
-      }
+      const std::vector<uint8_t> indices =
+          bad == 0 ? g.Indices() : g.Indices(g.Count() - 3, bad == 1 ? bound : -bound - 1);
       const gs::IndexChecking checking = bad == 1 ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked;
       const std::string name = g.Name() + (bad == 1 ? ", checked, a bad index" : bad == 2 ? ", unchecked, a bad index" : "");
       const gs::CompiledOperator op = g.Compile();
@@ -434,13 +446,7 @@ TEST_F(NarrowWordsOnGpu, LargeGathers) {
 // against the CPU engine's, sentinels around Output.
 TEST_F(NarrowWordsOnGpu, LargeGathersOnTheCallersBuffers) {
   const ElementGather g{gs::DataType::Int8, 4096, 256, 4096, 256, 1};
-  const int64_t bound = g.Bound();
-  std::vector<uint8_t> input(g.InputBytes()), indices(g.IndexBytes());
-  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<uint8_t>(i * 37 + (i >> 9) + 11);
-  for (uint32_t i = 0; i < g.Count(); ++i) {
-    const int64_t index = (i * 7 + i / 5) % bound - (i % 3 == 0 ? bound : 0);
-    std::memcpy(&indices[g.IndexAt(i)], &index, 8);
-  }
+  const std::vector<uint8_t> input = g.Input(), indices = g.Indices();
   const gs::CompiledOperator op = g.Compile();
   constexpr uint64_t kOutputAt = 16;
   const uint64_t outputBufferBytes = kOutputAt + g.OutputBytes() + 48;
