@@ -82,7 +82,9 @@ void DriverTeardown() {
 int main() {
   gs_gpu_test::ChooseLavapipeUnlessSet();
   std::signal(SIGSEGV, OnCrash);
+#ifdef SIGBUS  // not on Windows
   std::signal(SIGBUS, OnCrash);
+#endif
   std::atexit(DriverTeardown);  // before Create: the engine's hook comes after, so runs first
   const gs::Status made = gs::D3D12Engine::Create(nullptr, &g_engine);
   if (!made.ok()) {
