@@ -2,6 +2,7 @@
 // runs them wrong (Wine 8.0's vkd3d 1.6 binds no descriptor table on a Vulkan driver without
 // VK_EXT_descriptor_indexing, so every dispatch reads and writes nothing) must answer
 // Unsupported at Create, never wrong bytes later.
+#include <atomic>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -26,10 +27,17 @@ std::string Hex(const uint32_t* words, int count) {
 
 Status CheckKnownGather(D3D12Engine& engine) {
   // GATHER_ELEMENTS on axis 0 of 8 UINT32 values, every index used once, in a reversed order
-  // with a negative one; the output starts as a sentinel that no value equals.
+  // with a negative one; the output starts as a sentinel that no value equals. The values
+  // differ from one check to the next: a queue that runs nothing hands back whatever its
+  // read-back memory held, and a driver that reuses memory unzeroed (lavapipe 25) may hand back
+  // an earlier engine's answer to this same gather.
   constexpr int kCount = 8;
-  const uint32_t input[kCount] = {0x3f800000, 0x12345678, 0xdeadbeef, 0x00000001,
-                                  0x7fc00000, 0x80000000, 0xfffffffe, 0x0badf00d};
+  static std::atomic<uint32_t> checks{0};
+  const uint32_t salt = (checks.fetch_add(1) + 1) * 0x9e3779b9u;
+  const uint32_t values[kCount] = {0x3f800000, 0x12345678, 0xdeadbeef, 0x00000001,
+                                   0x7fc00000, 0x80000000, 0xfffffffe, 0x0badf00d};
+  uint32_t input[kCount];
+  for (int i = 0; i < kCount; ++i) input[i] = values[i] ^ salt;
   const int32_t indices[kCount] = {7, 6, 5, 4, 3, 2, 1, -8};
   uint32_t output[kCount];
   std::memset(output, 0xa5, sizeof output);

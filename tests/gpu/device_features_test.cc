@@ -64,22 +64,35 @@ class DeviceFeatures : public ::testing::Test {
     gs::test::RestoreDeviceFeatures(shared_->device());
     return status;
   }
+  // A runtime that takes the kernels and runs them wrong (here: its queue runs nothing, as
+  // Wine 8.0's vkd3d 1.6 binds nothing on lavapipe) is refused at Create, not found out in the
+  // bytes.
+  void ExpectAQueueThatRunsNothingRefused() {
+    gs::test::HiddenFeatures hidden;
+    hidden.dispatches = true;
+    std::unique_ptr<gs::D3D12Engine> engine;
+    const gs::Status status = CreateWithout(hidden, &engine);
+    EXPECT_EQ(status.code(), gs::StatusCode::Unsupported);
+    // What comes back from a queue that ran nothing is whatever the read-back memory held: wrong
+    // bytes, or a failure read from a pass that never ran.
+    EXPECT_THAT(status.message(), HasSubstr("D3D12Engine: the device ran a known 8-element gather wrong ("));
+    EXPECT_THAT(status.message(), HasSubstr("use ExecuteOnCpu"));
+    EXPECT_EQ(engine, nullptr);
+  }
   gs::D3D12Engine* shared_ = nullptr;
 };
 
-// A runtime that takes the kernels and runs them wrong (here: its queue runs nothing, as Wine
-// 8.0's vkd3d 1.6 binds nothing on lavapipe) is refused at Create, not found out in the bytes.
-TEST_F(DeviceFeatures, ADeviceThatRunsTheKernelsWrongIsRefusedAtCreate) {
-  gs::test::HiddenFeatures hidden;
-  hidden.dispatches = true;
-  std::unique_ptr<gs::D3D12Engine> engine;
-  const gs::Status status = CreateWithout(hidden, &engine);
-  EXPECT_EQ(status.code(), gs::StatusCode::Unsupported);
-  // What comes back from a queue that ran nothing is whatever the read-back memory held: wrong
-  // bytes, or a failure read from a pass that never ran.
-  EXPECT_THAT(status.message(), HasSubstr("D3D12Engine: the device ran a known 8-element gather wrong ("));
-  EXPECT_THAT(status.message(), HasSubstr("use ExecuteOnCpu"));
-  EXPECT_EQ(engine, nullptr);
+TEST_F(DeviceFeatures, ADeviceThatRunsTheKernelsWrongIsRefusedAtCreate) { ExpectAQueueThatRunsNothingRefused(); }
+
+// A driver that reuses memory unzeroed (lavapipe 25) may hold in that memory the answer an
+// engine made just before on the same device gave to the same check: the check must refuse
+// the queue all the same.
+TEST_F(DeviceFeatures, AQueueThatRunsNothingIsRefusedRightAfterAnEngineThatPassed) {
+  {
+    std::unique_ptr<gs::D3D12Engine> passed;
+    ASSERT_TRUE(gs::D3D12Engine::Create(shared_->device(), &passed).ok());
+  }
+  ExpectAQueueThatRunsNothingRefused();
 }
 
 TEST_F(DeviceFeatures, BindingTier1OnFeatureLevel11_0IsRefusedAtCreate) {
