@@ -36,11 +36,12 @@ Status CheckKnownGather(D3D12Engine& engine) {
   const uint32_t salt = (checks.fetch_add(1) + 1) * 0x9e3779b9u;
   const uint32_t values[kCount] = {0x3f800000, 0x12345678, 0xdeadbeef, 0x00000001,
                                    0x7fc00000, 0x80000000, 0xfffffffe, 0x0badf00d};
-  uint32_t input[kCount];
-  for (int i = 0; i < kCount; ++i) input[i] = values[i] ^ salt;
+  uint32_t input[kCount], output[kCount];
+  for (int i = 0; i < kCount; ++i) {
+    input[i] = values[i] ^ salt;
+    output[i] = 0xa5a5a5a5u ^ salt;  // the sentinel, salted alike
+  }
   const int32_t indices[kCount] = {7, 6, 5, 4, 3, 2, 1, -8};
-  uint32_t output[kCount];
-  std::memset(output, 0xa5, sizeof output);
   const uint32_t sizes[] = {kCount};
   const TensorDesc in{DataType::UInt32, 1, sizes, nullptr, sizeof input};
   const TensorDesc idx{DataType::Int32, 1, sizes, nullptr, sizeof indices};
