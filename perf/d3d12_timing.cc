@@ -1,5 +1,6 @@
 #include "d3d12_timing.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -176,13 +177,15 @@ std::string PrepareWideBuffers(State& s, uint64_t words) {
 }
 
 // Records the copy kernel over every word of the wide buffers, wordsPerThread (1 to
-// GS_ITEMS_PER_THREAD) a thread.
-void RecordWideCopy(State& s, uint32_t wordsPerThread) {
+// GS_ITEMS_PER_THREAD) a thread, from the source's first sourceWords words (kThreadsPerGroup to
+// wideWords) over and over.
+void RecordWideCopy(State& s, uint32_t wordsPerThread, uint64_t sourceWords) {
   const uint64_t wordsPerGroup = uint64_t{kThreadsPerGroup} * wordsPerThread;
   const uint64_t groups = (s.wideWords + wordsPerGroup - 1) / wordsPerGroup;
   const uint32_t groupsX = static_cast<uint32_t>(groups < kMaxGroupsX ? groups : kMaxGroupsX);
   const uint32_t groupsY = static_cast<uint32_t>((groups + groupsX - 1) / groupsX);
-  const uint32_t constants[4] = {static_cast<uint32_t>(s.wideWords), groupsX * kThreadsPerGroup, wordsPerThread, 0};
+  const uint32_t constants[4] = {static_cast<uint32_t>(s.wideWords), groupsX * kThreadsPerGroup, wordsPerThread,
+                                 static_cast<uint32_t>(sourceWords)};
   ID3D12DescriptorHeap* heaps[] = {s.wideHeap.get()};
   s.list->SetDescriptorHeaps(1, heaps);
   s.list->SetComputeRootSignature(s.wideRoot.get());
@@ -192,22 +195,24 @@ void RecordWideCopy(State& s, uint32_t wordsPerThread) {
   s.list->Dispatch(groupsX, groupsY, 1);
 }
 
-// The copy kernel copies every byte, at each count of words a thread: a patterned source of
-// 1 MiB and 48 bytes (a partial group) through it, read back and compared, before any figure
-// rests on it.
-std::string CheckWideCopy(State& s, uint32_t wordsPerThread) {
-  constexpr uint64_t kWords = (1 << 16) + 3;
-  std::string error = PrepareWideBuffers(s, kWords);
+constexpr uint64_t kCheckWords = (1 << 16) + 3;
+
+// The copy kernel copies every byte, at each count of words a thread, from a whole source and
+// from a shorter one read over and over: a patterned source of 1 MiB and 48 bytes (a partial
+// group) through it, read back and compared, before any figure rests on it.
+std::string CheckWideCopy(State& s, uint32_t wordsPerThread, uint64_t sourceWords) {
+  std::string error = PrepareWideBuffers(s, kCheckWords);
   if (!error.empty()) return error;
   ID3D12Device* device = s.engine->device();
-  const uint64_t bytes = kWords * kWideWordBytes;
+  const uint64_t bytes = kCheckWords * kWideWordBytes;
   ComPtr<ID3D12Resource> upload = CreateBuffer(device, D3D12_HEAP_TYPE_UPLOAD, bytes, D3D12_RESOURCE_STATE_GENERIC_READ);
   ComPtr<ID3D12Resource> readback = CreateBuffer(device, D3D12_HEAP_TYPE_READBACK, bytes, D3D12_RESOURCE_STATE_COPY_DEST);
   void* mapped = nullptr;
   if (!upload || !readback || FAILED(upload->Map(0, nullptr, &mapped))) return "d3d12: the copy check's buffers failed";
   std::vector<uint32_t> pattern(bytes / 4);
-  // A pattern of its own for each count: a destination left from the last check never passes.
-  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint32_t>(i * 2654435761u + 12345u * wordsPerThread);
+  // A pattern of its own for each check: a destination left from the last one never passes.
+  const uint32_t salt = 12345u * wordsPerThread + 7u * static_cast<uint32_t>(sourceWords);
+  for (size_t i = 0; i < pattern.size(); ++i) pattern[i] = static_cast<uint32_t>(i * 2654435761u + salt);
   std::memcpy(mapped, pattern.data(), bytes);
   upload->Unmap(0, nullptr);
   if (!(error = Begin(s)).empty()) return error;
@@ -217,7 +222,7 @@ std::string CheckWideCopy(State& s, uint32_t wordsPerThread) {
   s.list->CopyBufferRegion(s.wideSource.get(), 0, upload.get(), 0, bytes);
   std::swap(barrier.Transition.StateBefore, barrier.Transition.StateAfter);
   s.list->ResourceBarrier(1, &barrier);
-  RecordWideCopy(s, wordsPerThread);
+  RecordWideCopy(s, wordsPerThread, sourceWords);
   barrier = Transition(s.wideDestination.get(), D3D12_RESOURCE_STATE_UNORDERED_ACCESS, D3D12_RESOURCE_STATE_COPY_SOURCE);
   s.list->ResourceBarrier(1, &barrier);
   s.list->CopyBufferRegion(readback.get(), 0, s.wideDestination.get(), 0, bytes);
@@ -225,11 +230,21 @@ std::string CheckWideCopy(State& s, uint32_t wordsPerThread) {
   s.list->ResourceBarrier(1, &barrier);
   if (!(error = Submit(s)).empty()) return error;
   if (FAILED(readback->Map(0, nullptr, &mapped))) return "d3d12: mapping the copy check's readback failed";
-  const bool same = std::memcmp(mapped, pattern.data(), bytes) == 0;
+  bool same = true;
+  const auto* copied = static_cast<const uint8_t*>(mapped);
+  for (uint64_t at = 0; at < kCheckWords && same; at += sourceWords) {
+    const uint64_t words = std::min(sourceWords, kCheckWords - at);
+    same = std::memcmp(copied + at * kWideWordBytes, pattern.data(), words * kWideWordBytes) == 0;
+  }
   readback->Unmap(0, nullptr);
   return same ? "" : "d3d12: the copy kernel (gpu/hlsl/copy_wide.hlsl) did not copy its source's bytes at " +
-                         std::to_string(wordsPerThread) + " words a thread";
+                         std::to_string(wordsPerThread) + " words a thread from a source of " +
+                         std::to_string(sourceWords) + " words";
 }
+
+// A source for CheckWideCopy that wraps mid-group, many times over.
+constexpr uint64_t kCheckedCyclicSourceWords = 1000 + 5;
+static_assert(kCheckedCyclicSourceWords >= kThreadsPerGroup, "copy_wide.hlsl wraps its source once a step");
 
 }  // namespace
 
@@ -271,7 +286,8 @@ D3D12Timing* D3D12Timing::Get(std::string* why) {
     }
     reason = CreateWidePipeline(*s, device);
     for (uint32_t words : D3D12Timing::kCopyWordsPerThread) {
-      if (reason.empty()) reason = CheckWideCopy(*s, words);
+      if (reason.empty()) reason = CheckWideCopy(*s, words, kCheckWords);
+      if (reason.empty()) reason = CheckWideCopy(*s, words, kCheckedCyclicSourceWords);
     }
     if (!reason.empty()) return nullptr;
     return std::make_unique<D3D12Timing>(std::move(s));
@@ -345,13 +361,19 @@ std::string D3D12Timing::RecordOperator(const gs::CompiledOperator& op, bool che
   return Close(s);
 }
 
-std::string D3D12Timing::RecordCopyKernel(uint64_t bytes, uint32_t wordsPerThread) {
+bool D3D12Timing::CopiesFromCachedSource(uint64_t bytes, uint64_t sourceBytes) {
+  const uint64_t sourceWords = sourceBytes / kWideWordBytes;
+  return sourceWords >= kThreadsPerGroup && sourceWords < (bytes + kWideWordBytes - 1) / kWideWordBytes;
+}
+
+std::string D3D12Timing::RecordCopyKernel(uint64_t bytes, uint32_t wordsPerThread, uint64_t sourceBytes) {
   State& s = *state_;
   std::string error = PrepareWideBuffers(s, (bytes + kWideWordBytes - 1) / kWideWordBytes);
   if (!error.empty()) return error;
   if (!(error = Begin(s)).empty()) return error;
   Stamp(s, 0);
-  RecordWideCopy(s, wordsPerThread);
+  RecordWideCopy(s, wordsPerThread,
+                 CopiesFromCachedSource(bytes, sourceBytes) ? sourceBytes / kWideWordBytes : s.wideWords);
   Stamp(s, 1);
   return Close(s);
 }

@@ -30,8 +30,11 @@ class D3D12Timing {
   std::string RecordCopy(uint64_t bytes);
   // The list holds the copy kernel of 16-byte words (gpu/hlsl/copy_wide.hlsl) on `bytes` rounded
   // up to a whole word, wordsPerThread (one of kCopyWordsPerThread) a thread; its bytes were
-  // checked against the source once at each count, in Get.
-  std::string RecordCopyKernel(uint64_t bytes, uint32_t wordsPerThread);
+  // checked against the source once at each count, in Get. With CopiesFromCachedSource(bytes,
+  // sourceBytes), it reads a source of sourceBytes / 16 words over and over instead: a gather
+  // from a table of that size, whose rows may come from the GPU's cache.
+  std::string RecordCopyKernel(uint64_t bytes, uint32_t wordsPerThread, uint64_t sourceBytes = 0);
+  static bool CopiesFromCachedSource(uint64_t bytes, uint64_t sourceBytes);
   static constexpr uint32_t kCopyWordsPerThread[] = {1, 2, 4};
   // Runs the recorded list once and waits: its GPU seconds; "" or the error (an operator's
   // result included).

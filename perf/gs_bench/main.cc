@@ -92,8 +92,9 @@ void PrintHelp() {
       "  over a copy of the same bytes: on the CPU the fastest of memcpy, non-temporal and\n"
       "  vector stores, and for a gather from a smaller Input its source reread (cached,\n"
       "  cached_vector), each with the same threads; memcpy_ratio over memcpy alone; on the\n"
-      "  GPU the faster of CopyBufferRegion and a 16-byte-word copy kernel), threads;\n"
-      "  d3d12 rows also copy_ratio_region and copy_ratio_kernel (over each copy alone).\n"
+      "  GPU the fastest of CopyBufferRegion and a 16-byte-word copy kernel, from a smaller\n"
+      "  Input's source reread too), threads; d3d12 rows also copy_ratio_region,\n"
+      "  copy_ratio_kernel and copy_ratio_cached (over each copy alone).\n"
       "JSON: --benchmark_format=json or --benchmark_out=FILE --benchmark_out_format=json\n"
       "A --benchmark_min_time given on the command line overrides the built-in min times.\n"
       "\n",
