@@ -6,6 +6,7 @@
 // its largest tensor spans all 8 view windows (a scatter's lists all 4) and every kernel
 // crosses window boundaries on small tensors.
 //   GS_PROPERTY_REPRO=kind:seed  reruns one case (windowed:kind:seed with the windows)
+//   GS_PROPERTY_SCALE=x          runs x times as many seeds in each sweep: a longer soak
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -90,8 +91,9 @@ class Parity : public ::testing::Test {
     ASSERT_NE(engine_, nullptr) << "no D3D12 device: " << why;
   }
 
-  // Seeds [0, count) of a kind; stops after a few failures.
+  // Seeds [0, count x GS_PROPERTY_SCALE) of a kind; stops after a few failures.
   void Sweep(CaseKind kind, uint64_t count, bool windowed = false) {
+    count = ScaledSeedCount(count);
     int failures = 0;
     for (uint64_t seed = 0; seed < count && failures < 5; ++seed) {
       const std::string problem = CheckParity(engine_, GenerateCase(kind, seed), windowed);

@@ -24,12 +24,6 @@
 namespace gs_property {
 namespace {
 
-double Scale() {
-  const char* scale = std::getenv("GS_PROPERTY_SCALE");
-  const double x = scale ? std::strtod(scale, nullptr) : 1.0;
-  return x > 0 ? x : 1.0;
-}
-
 constexpr int kMaxReportedFailures = 8;
 
 // The implementation a plan chose for one thread, with packed strips of element rows told apart.
@@ -53,7 +47,7 @@ gs::plan::MachineInfo MachineWith(gs::cpu::KernelSet set, bool streamed) {
 // implementation its plan chose is the one that ran).
 using Implementations = std::map<std::string, uint64_t>;
 Implementations Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
-  count = std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(count) * Scale()));
+  count = ScaledSeedCount(count);
   tbb::task_arena arena(2);
   const gs::cpu::KernelSet own_set = gs::cpu::ThisMachine().kernelSet;
   int failures = 0;

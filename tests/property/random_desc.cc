@@ -598,4 +598,11 @@ RandomCase GenerateCase(CaseKind kind, uint64_t seed) {
   return c;
 }
 
+uint64_t ScaledSeedCount(uint64_t count) {
+  const char* scale = std::getenv("GS_PROPERTY_SCALE");
+  double x = scale ? std::strtod(scale, nullptr) : 1.0;
+  if (!(x > 0)) x = 1.0;
+  return std::max<uint64_t>(1, static_cast<uint64_t>(static_cast<double>(count) * x));
+}
+
 }  // namespace gs_property

@@ -46,4 +46,8 @@ struct RandomCase {
 
 RandomCase GenerateCase(CaseKind kind, uint64_t seed);
 
+// A sweep's count of seeds times GS_PROPERTY_SCALE (1 when unset or not positive), at least one:
+// a longer soak (4, 20), or a shorter run under emulation (0.125 in the arm64 preset).
+uint64_t ScaledSeedCount(uint64_t count);
+
 }  // namespace gs_property
