@@ -376,6 +376,21 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(gs_gate.band_verdicts(old, new, 0.25), [(name, 1.0, 1.0, 0.0, "ok")])
         self.assertEqual(gs_gate.ratio_keys(new, new), ("copy_ratio", "copy_ratio"))
 
+    def test_a_gpu_run_before_the_cached_copy_is_judged_without_it(self):
+        # Since 2026-11-28 a gather's GPU copy_ratio is also over a copy from its smaller Input.
+        name = "gather/f32/embedding/axis0/i64/d3d12/checked/threads:0"
+        row = lambda **c: {"name": name, "run_name": name, "run_type": "iteration", **c}
+        old = {"context": dict(MACHINE_A), "benchmarks": [row(copy_ratio=1.0, copy_ratio_region=3.0,
+                                                              copy_ratio_kernel=1.0)]}
+        new = {"context": dict(MACHINE_A), "benchmarks": [row(copy_ratio=0.5, copy_ratio_region=3.0,
+                                                              copy_ratio_kernel=1.0, copy_ratio_cached=0.5)]}
+        self.assertEqual(gs_gate.band_verdicts(old, new, 0.25), [(name, 1.0, 1.0, 0.0, "ok")])
+        self.assertEqual(gs_gate.band_verdicts(new, old, 0.25), [(name, 1.0, 1.0, 0.0, "ok")])
+        slower = {"context": dict(MACHINE_A), "benchmarks": [row(copy_ratio=0.25, copy_ratio_region=1.5,
+                                                                 copy_ratio_kernel=0.5, copy_ratio_cached=0.25)]}
+        self.assertEqual(gs_gate.band_verdicts(old, slower, 0.25), [(name, 1.0, 2.0, 1.0, "REGRESSION")])
+        self.assertEqual(gs_gate.band_verdicts(new, slower, 0.25), [(name, 2.0, 4.0, 1.0, "REGRESSION")])
+
     def test_gpu_series_per_gpu_apart_from_the_cpu(self):
         def rows(backend, threads, gbs, case="gather/f32/embedding/axis0/i64", modes=("checked", "unchecked")):
             name = lambda m: "/".join([case, backend] + ([m] if m else []) + ["threads:%d" % threads])
