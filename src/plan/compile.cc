@@ -90,6 +90,14 @@ Status CheckSameSizes(const Rules& rules, const TensorView& actual, TensorRole a
   return Status::Ok();
 }
 
+Status CheckAxis(const Rules& rules, uint32_t axis, uint32_t rank) {
+  if (axis >= rank) {
+    return rules.Fail("Axis is " + std::to_string(axis) + "; it must be in [0, " + std::to_string(rank) +
+                      ") (the DimensionCount)");
+  }
+  return Status::Ok();
+}
+
 // Leading sizes outside the meaningful count must be 1.
 Status CheckLeadingOnes(const Rules& rules, const TensorView& view, TensorRole role,
                         uint32_t meaningful, const char* field) {
@@ -124,10 +132,8 @@ Status CompileElements(const Rules& rules, const OperatorArgs& args, Plan* plan,
   const TensorView& indices = plan->tensor(TensorRole::Indices);
   const TensorView& output = plan->tensor(TensorRole::Output);
   const uint32_t rank = input.dimensionCount;
-  if (args.axis >= rank) {
-    return rules.Fail("Axis is " + std::to_string(args.axis) + "; it must be in [0, " +
-                      std::to_string(rank) + ") (the DimensionCount)");
-  }
+  Status axis = CheckAxis(rules, args.axis, rank);
+  if (!axis.ok()) return axis;
   // Smaller indices address the input's leading corner, as in ONNX and PyTorch.
   for (uint32_t d = 0; d < rank; ++d) {
     if (d != args.axis && indices.sizes[d] > input.sizes[d]) {
@@ -165,10 +171,8 @@ Status CompileGather(const Rules& rules, const OperatorArgs& args, Plan* plan, W
   const TensorView& indices = plan->tensor(TensorRole::Indices);
   const TensorView& output = plan->tensor(TensorRole::Output);
   const uint32_t rank = input.dimensionCount;
-  if (args.axis >= rank) {
-    return rules.Fail("Axis is " + std::to_string(args.axis) + "; it must be in [0, " +
-                      std::to_string(rank) + ") (the DimensionCount)");
-  }
+  Status axis = CheckAxis(rules, args.axis, rank);
+  if (!axis.ok()) return axis;
   if (args.indexDimensions >= rank) {
     return rules.Fail("IndexDimensions is " + std::to_string(args.indexDimensions) +
                       "; it must be in [0, " + std::to_string(rank) + ") (the DimensionCount)");
