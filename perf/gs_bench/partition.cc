@@ -26,7 +26,7 @@ Split SplitOf(const gs::plan::Plan& plan, int threads) {
   const auto impl = threads <= 1 ? plan.cpu.oneThread : plan.cpu.manyThreads;
   Split s;
   if (impl == CpuImplementation::GatherElementRows || impl == CpuImplementation::ScatterStrips ||
-      impl == CpuImplementation::ScatterElementRows) {
+      impl == CpuImplementation::ScatterLines || impl == CpuImplementation::ScatterElementRows) {
     s.tasks = impl == CpuImplementation::ScatterStrips ? gs::cpu::TileScatterStrips(plan).tasks()
                                                        : gs::cpu::TileRows(plan, threads).tasks();
     return s;

@@ -28,6 +28,8 @@ Status RunGatherUnits(const plan::Plan& plan, const plan::HostBuffers& buffers, 
 // leaves the output untouched), then Input is copied to Output and the updates folded in.
 Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                         bool checked);
+Status RunScatterLines(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                       bool checked);
 Status RunScatterUnitsByDestination(const plan::Plan& plan, const plan::HostBuffers& buffers,
                                     const Parallel& parallel, bool checked);
 Status RunScatterElementRows(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "cpu/elements.h"
 #include "cpu/float16.h"
 
 namespace gs::cpu {
@@ -93,35 +94,69 @@ void CombineArray(uint8_t* accumulator, const uint8_t* update, uint64_t count) {
   }
 }
 
-template <DataType D>
-CombineFn ForReduction(Reduction reduction) {
+template <DataType D, Reduction R, typename IndexT>
+void FoldRow(uint8_t* data, uint64_t step, uint64_t stride, uint64_t bound, const uint8_t* indices,
+             const uint8_t* updates, uint64_t width) {
+  using T = typename Storage<D>::type;
+  for (uint64_t j = 0; j < width; ++j) {
+    bool ok;
+    const uint64_t p = ResolveIndex(LoadIndex<IndexT>(indices, j), bound, &ok);
+    if (!ok) continue;
+    uint8_t* acc = data + (p * stride + j * step) * sizeof(T);
+    Store<T>(acc, CombineValue<D, R>(Load<T>(acc), Load<T>(updates + j * sizeof(T))));
+  }
+}
+
+// What SelectCombine and SelectFoldRow make for one data type and reduction.
+struct MakeCombine {
+  template <DataType D, Reduction R>
+  CombineFn Make() const { return CombineArray<D, R>; }
+};
+struct MakeFoldRow {
+  DataType indexType;
+  template <DataType D, Reduction R>
+  FoldRowFn Make() const {
+    return WithIndexType(indexType, [](auto tag) -> FoldRowFn { return FoldRow<D, R, decltype(tag)>; });
+  }
+};
+
+template <DataType D, typename Maker>
+auto ForReduction(Reduction reduction, const Maker& maker) -> decltype(maker.template Make<D, Reduction::Add>()) {
   switch (reduction) {
-    case Reduction::Add: return CombineArray<D, Reduction::Add>;
-    case Reduction::Multiply: return CombineArray<D, Reduction::Multiply>;
-    case Reduction::Min: return CombineArray<D, Reduction::Min>;
-    case Reduction::Max: return CombineArray<D, Reduction::Max>;
+    case Reduction::Add: return maker.template Make<D, Reduction::Add>();
+    case Reduction::Multiply: return maker.template Make<D, Reduction::Multiply>();
+    case Reduction::Min: return maker.template Make<D, Reduction::Min>();
+    case Reduction::Max: return maker.template Make<D, Reduction::Max>();
     case Reduction::None: break;
+  }
+  return nullptr;
+}
+
+template <typename Maker>
+auto ForType(DataType type, Reduction reduction, const Maker& maker)
+    -> decltype(maker.template Make<DataType::Float32, Reduction::Add>()) {
+  switch (type) {
+    case DataType::Float64: return ForReduction<DataType::Float64>(reduction, maker);
+    case DataType::Float32: return ForReduction<DataType::Float32>(reduction, maker);
+    case DataType::Float16: return ForReduction<DataType::Float16>(reduction, maker);
+    case DataType::Int64: return ForReduction<DataType::Int64>(reduction, maker);
+    case DataType::Int32: return ForReduction<DataType::Int32>(reduction, maker);
+    case DataType::Int16: return ForReduction<DataType::Int16>(reduction, maker);
+    case DataType::Int8: return ForReduction<DataType::Int8>(reduction, maker);
+    case DataType::UInt64: return ForReduction<DataType::UInt64>(reduction, maker);
+    case DataType::UInt32: return ForReduction<DataType::UInt32>(reduction, maker);
+    case DataType::UInt16: return ForReduction<DataType::UInt16>(reduction, maker);
+    case DataType::UInt8: return ForReduction<DataType::UInt8>(reduction, maker);
   }
   return nullptr;
 }
 
 }  // namespace
 
-CombineFn SelectCombine(DataType type, Reduction reduction) {
-  switch (type) {
-    case DataType::Float64: return ForReduction<DataType::Float64>(reduction);
-    case DataType::Float32: return ForReduction<DataType::Float32>(reduction);
-    case DataType::Float16: return ForReduction<DataType::Float16>(reduction);
-    case DataType::Int64: return ForReduction<DataType::Int64>(reduction);
-    case DataType::Int32: return ForReduction<DataType::Int32>(reduction);
-    case DataType::Int16: return ForReduction<DataType::Int16>(reduction);
-    case DataType::Int8: return ForReduction<DataType::Int8>(reduction);
-    case DataType::UInt64: return ForReduction<DataType::UInt64>(reduction);
-    case DataType::UInt32: return ForReduction<DataType::UInt32>(reduction);
-    case DataType::UInt16: return ForReduction<DataType::UInt16>(reduction);
-    case DataType::UInt8: return ForReduction<DataType::UInt8>(reduction);
-  }
-  return nullptr;
+CombineFn SelectCombine(DataType type, Reduction reduction) { return ForType(type, reduction, MakeCombine{}); }
+
+FoldRowFn SelectFoldRow(DataType type, Reduction reduction, DataType indexType) {
+  return ForType(type, reduction, MakeFoldRow{indexType});
 }
 
 }  // namespace gs::cpu

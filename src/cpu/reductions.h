@@ -14,6 +14,16 @@ using CombineFn = void (*)(uint8_t* accumulator, const uint8_t* update, uint64_t
 // The combine function for a data type and a reduction other than None.
 CombineFn SelectCombine(DataType type, Reduction reduction);
 
+// Folds a row's `width` element updates, in order, into `data`: update j (contiguous in
+// `updates`) into element p * stride + j * step, p its index (contiguous in `indices`) made a
+// position in [0, bound); an update whose index is out of bounds is dropped.
+using FoldRowFn = void (*)(uint8_t* data, uint64_t step, uint64_t stride, uint64_t bound, const uint8_t* indices,
+                           const uint8_t* updates, uint64_t width);
+
+// The row fold for a data type, a reduction other than None and an index type: one loop with
+// the arithmetic inlined, where a CombineFn call an element cost a third of the speed.
+FoldRowFn SelectFoldRow(DataType type, Reduction reduction, DataType indexType);
+
 // While alive on a thread: round to nearest even, no flush-to-zero or denormals-are-zero,
 // exceptions masked, whatever the host process set; restores the caller's settings after.
 class IeeeFloatScope {

@@ -1,5 +1,5 @@
-// The scatter entries that write in row-major order: strips of columns, rows through the row
-// kernel, and the generic unit walk.
+// The scatter entries that write in row-major order: strips of columns, lines of reductions,
+// rows through the row kernel, and the generic unit walk.
 #include "cpu/scatter.h"
 
 #include <algorithm>
@@ -38,8 +38,8 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   const uint64_t stride = k.indexedStrides[0];
   const ScatterRowFn row =
       KernelsOf(plan.cpu.kernelSet).scatterRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
-  const CombineFn combine =
-      plan.reduction == Reduction::None ? nullptr : SelectCombine(plan.dataType, plan.reduction);
+  const FoldRowFn fold =
+      plan.reduction == Reduction::None ? nullptr : SelectFoldRow(plan.dataType, plan.reduction, plan.indexType);
   parallel.For(tiling.strips, tiling.grain, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t strip = first; strip < last; ++strip) {
@@ -60,22 +60,56 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
         }
         const uint8_t* rowIndices = indices + (cursor.index() + column) * x;
         const uint8_t* rowUpdates = updates + (cursor.iter() + column) * e;
-        if (combine == nullptr) {
+        if (fold == nullptr) {
           row(columns, columnsStep, columnsStride, bound, rowIndices, rowUpdates, width);
-          continue;
+        } else {
+          fold(columns, columnsStep, columnsStride, bound, rowIndices, rowUpdates, width);
         }
-        WithIndexType(plan.indexType, [&](auto tag) {
-          using IndexT = decltype(tag);
-          for (uint64_t j = 0; j < width; ++j) {
-            bool ok;
-            const uint64_t p = ResolveIndex(LoadIndex<IndexT>(rowIndices, j), bound, &ok);
-            if (ok) {
-              combine(columns + (p * columnsStride + j * columnsStep) * e, rowUpdates + j * e, 1);
-            }
-          }
-        });
       }
       if (scratch != nullptr) UnpackStrip(output, step, stride, bound, e, column, width, scratch);
+    }
+  });
+  return Status::Ok();
+}
+
+// Updates a line's fold takes between hints of the next line.
+constexpr uint64_t kLineChunk = 256;
+
+// Each row folds into its own line of the output (plan/cpu_choice.cc), so slices of rows run in
+// parallel, each row's updates in order.
+Status RunScatterLines(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                       bool checked) {
+  NoteImplementationRun(plan::CpuImplementation::ScatterLines);
+  const Status status = ValidateAndCopy(plan, buffers, parallel, checked, false);
+  if (!status.ok()) return status;
+  const plan::KernelConstants& k = plan.walk;
+  const plan::RowGeometry& rows = plan.cpu.rows;
+  const uint64_t e = plan.elementSize, x = plan.indexSize;
+  const FoldRowFn fold = SelectFoldRow(plan.dataType, plan.reduction, plan.indexType);
+  const RowTiling tiling = TileRows(plan, parallel.concurrency());
+  // A row's updates land anywhere in its line: a contiguous next line is hinted for writing a
+  // slice per chunk of this row, so that its first touches do not wait on memory one by one.
+  const uint64_t stride = k.indexedStrides[0], bound = k.indexedSizes[0];
+  const uint64_t lineBytes = stride == 1 ? bound * e : 0;
+  const uint64_t chunks = (rows.rowLength + kLineChunk - 1) / kLineChunk;
+  const uint64_t aheadBytes = (lineBytes + chunks - 1) / chunks;
+  parallel.For(tiling.rowSlices, tiling.grain, [&](uint64_t first, uint64_t last) {
+    IeeeFloatScope ieee;
+    for (uint64_t slice = first; slice < last; ++slice) {
+      const uint64_t rowBegin = rows.rowCount * slice / tiling.rowSlices;
+      const uint64_t rowEnd = rows.rowCount * (slice + 1) / tiling.rowSlices;
+      UnitCursor cursor(tiling.outer, rowBegin), next(tiling.outer, rowBegin + 1);
+      for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next(), next.Next()) {
+        uint8_t* line = buffers.output + cursor.data() * e;
+        uint8_t* nextLine = r + 1 < rowEnd && aheadBytes > 0 ? buffers.output + next.data() * e : nullptr;
+        for (uint64_t j = 0, c = 0; j < rows.rowLength; j += kLineChunk, ++c) {
+          if (nextLine != nullptr && c * aheadBytes < lineBytes) {
+            PrefetchForWrite(nextLine + c * aheadBytes, std::min(aheadBytes, lineBytes - c * aheadBytes));
+          }
+          fold(line, 0, stride, bound, buffers.indices + (cursor.index() + j) * x,
+               buffers.updates + (cursor.iter() + j) * e, std::min(kLineChunk, rows.rowLength - j));
+        }
+      }
     }
   });
   return Status::Ok();

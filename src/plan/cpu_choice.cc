@@ -7,6 +7,7 @@
 
 #include "cpu/implementations.h"
 #include "cpu/kernel_set.h"
+#include "plan/overlap.h"
 #include "plan/plan.h"
 
 namespace gs::plan {
@@ -149,6 +150,28 @@ bool ScatterStrips(const Plan& plan, const MachineInfo&, Threads, CpuChoice* cho
   return k.dataStrides[choice->rows.inner] * choice->rows.rowLength <= k.indexedStrides[0];
 }
 
+// Element reductions along the indexed dim (the last walked one, which moves no data offset)
+// where each row's line of the output (its outer position, then every position of the indexed
+// dim) is provably apart from every other row's, as along an axis of ScatterElements (not
+// ScatterND, whose rows all reach the same block): slices of rows run in parallel, each row in
+// order, with no scratch. Overwrites keep their entries below, whose team counts the
+// destinations and needs no order when they are distinct.
+bool ScatterLines(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
+  if (!plan.isScatter || plan.reduction == Reduction::None || !ElementRows(plan, choice)) return false;
+  const KernelConstants& k = plan.walk;
+  const uint32_t inner = choice->rows.inner;
+  if (k.dataStrides[inner] != 0) return false;
+  TensorView lines;
+  lines.dimensionCount = inner + 1;
+  for (uint32_t d = 0; d <= inner; ++d) {
+    const uint64_t size = d < inner ? k.sizes[d] : k.indexedSizes[0];
+    if (size > UINT32_MAX) return false;
+    lines.sizes[d] = static_cast<uint32_t>(size);
+    lines.strides[d] = d < inner ? k.dataStrides[d] : k.indexedStrides[0];
+  }
+  return ProvablyApart(lines);
+}
+
 // A team: enough bytes of updates to share. The run counts the destinations of every unit
 // first (which also validates every index), then, by the one fact only the index values
 // tell, whether two units start at one destination: none (overwrites), any order will do and
@@ -182,6 +205,7 @@ constexpr Entry kImplementations[kCpuImplementationCount] = {
     {CpuImplementation::GatherElementUnits, "gather_element_units", GatherElementUnits, cpu::RunGatherElementUnits},
     {CpuImplementation::GatherUnits, "gather_units", GatherUnits, cpu::RunGatherUnits},
     {CpuImplementation::ScatterStrips, "scatter_strips", ScatterStrips, cpu::RunScatterStrips},
+    {CpuImplementation::ScatterLines, "scatter_lines", ScatterLines, cpu::RunScatterLines},
     {CpuImplementation::ScatterUnitsByDestination, "scatter_units_by_destination", ScatterUnitsByDestination,
      cpu::RunScatterUnitsByDestination},
     {CpuImplementation::ScatterElementRows, "scatter_element_rows", ScatterElementRows, cpu::RunScatterElementRows},

@@ -28,11 +28,12 @@ enum class CpuImplementation : uint32_t {
   GatherUnits,        // any gather, unit by unit (the generic walk)
   // Scatters.
   ScatterStrips,              // element units along a dim other than the last: disjoint column strips
+  ScatterLines,               // element reductions along the indexed dim: each row folds into its own line
   ScatterUnitsByDestination,  // several threads, enough updates: destinations counted first
   ScatterElementRows,         // element overwrites along a contiguous last dim, in order: the row kernel
   ScatterUnits,               // any scatter, unit by unit in row-major order (the generic walk)
 };
-inline constexpr uint32_t kCpuImplementationCount = 9;
+inline constexpr uint32_t kCpuImplementationCount = 10;
 
 const char* CpuImplementationName(CpuImplementation implementation);
 

@@ -98,26 +98,42 @@ Overlap ListOffsets(const TensorView& view) {
                                                                              : Overlap::Found;
 }
 
-}  // namespace
-
-Overlap FindSelfOverlap(const TensorView& view, uint64_t maxSteps) {
-  if (view.elementCount == 0) return Overlap::None;
-  Dim dims[kMaxRank];
+// The dims of size > 1, sorted by stride (insertion sort: at most 8); returns their count.
+uint32_t SortedDims(const TensorView& view, Dim* dims) {
   uint32_t count = 0;
   for (uint32_t d = 0; d < view.dimensionCount; ++d) {
     if (view.sizes[d] > 1) dims[count++] = {view.sizes[d], view.strides[d]};
   }
-  for (uint32_t i = 1; i < count; ++i) {  // insertion sort by stride: at most 8 dims
+  for (uint32_t i = 1; i < count; ++i) {
     for (uint32_t j = i; j > 0 && dims[j].stride < dims[j - 1].stride; --j) std::swap(dims[j], dims[j - 1]);
   }
-  // Quick sufficient test: sorted by stride, each dim steps past everything the smaller reach.
+  return count;
+}
+
+// Sorted by stride, each dim steps past everything the smaller reach (the sum stays within the
+// view's extent: no overflow for a view of a tensor's dims).
+bool StepsPastEachOther(const Dim* dims, uint32_t count) {
   uint64_t reach = 0;
-  bool disjoint = true;
-  for (uint32_t i = 0; i < count && disjoint; ++i) {
-    disjoint = dims[i].stride > reach;
-    reach += (dims[i].size - 1) * dims[i].stride;  // <= extent, cannot overflow
+  for (uint32_t i = 0; i < count; ++i) {
+    if (dims[i].stride <= reach) return false;
+    reach += (dims[i].size - 1) * dims[i].stride;
   }
-  if (disjoint) return Overlap::None;
+  return true;
+}
+
+}  // namespace
+
+bool ProvablyApart(const TensorView& view) {
+  Dim dims[kMaxRank];
+  return StepsPastEachOther(dims, SortedDims(view, dims));
+}
+
+Overlap FindSelfOverlap(const TensorView& view, uint64_t maxSteps) {
+  if (view.elementCount == 0) return Overlap::None;
+  Dim dims[kMaxRank];
+  const uint32_t count = SortedDims(view, dims);
+  // Quick sufficient test first.
+  if (StepsPastEachOther(dims, count)) return Overlap::None;
   if (dims[0].stride == 0) return Overlap::Found;  // a broadcast dim of size > 1
   if (view.elementCount > view.extentElements) return Overlap::Found;  // pigeonhole
   std::reverse(dims, dims + count);  // largest strides first: the search prunes best so

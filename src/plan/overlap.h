@@ -17,4 +17,9 @@ inline constexpr uint64_t kOverlapSearchSteps = uint64_t{1} << 24;
 // solves the same), searched exactly here within kOverlapSearchSteps.
 Overlap FindSelfOverlap(const TensorView& view, uint64_t maxSteps = kOverlapSearchSteps);
 
+// FindSelfOverlap's quick sufficient test alone, no search: sorted by stride, each dim of size
+// above 1 steps past everything the smaller strides reach. False means "not shown", not
+// "overlaps".
+bool ProvablyApart(const TensorView& view);
+
 }  // namespace gs::plan

@@ -170,7 +170,7 @@ TEST(CpuChoice, ScatterElementsAlongAxisZeroRunsDisjointStrips) {
   EXPECT_TRUE(choice.rows.packed);
 }
 
-TEST(CpuChoice, ScatterOverwritesAlongTheLastAxisAreRowsAndReductionsAreUnits) {
+TEST(CpuChoice, ScatterOverwritesAlongTheLastAxisAreRowsAndReductionsAreLines) {
   Tensor input(DataType::Int8, {16, 300});
   Tensor indices(DataType::UInt32, {16, 40});
   Tensor updates(DataType::Int8, {16, 40});
@@ -181,8 +181,24 @@ TEST(CpuChoice, ScatterOverwritesAlongTheLastAxisAreRowsAndReductionsAreUnits) {
             CpuImplementation::ScatterElementRows);
   ScatterElementsOperatorDesc reduce{&input.desc, &indices.desc, &updates.desc, &output.desc, 1,
                                      Reduction::Max};
-  EXPECT_EQ(ChoiceOf(OperatorType::ScatterElements, &reduce).oneThread,
-            CpuImplementation::ScatterUnits);
+  // Each row folds into its own line: rows in parallel, each in order, on any thread count.
+  const plan::CpuChoice lines = ChoiceOf(OperatorType::ScatterElements, &reduce);
+  EXPECT_EQ(lines.oneThread, CpuImplementation::ScatterLines);
+  EXPECT_EQ(lines.manyThreads, CpuImplementation::ScatterLines);
+  EXPECT_EQ(lines.rows.rowLength, 40u);
+  // Along axis 0 of the same shapes a row's updates reach other rows: not lines.
+  ScatterElementsOperatorDesc axis0{&input.desc, &indices.desc, &updates.desc, &output.desc, 0,
+                                    Reduction::Max};
+  EXPECT_NE(ChoiceOf(OperatorType::ScatterElements, &axis0).oneThread, CpuImplementation::ScatterLines);
+  // ScatterND elements: every row of updates reaches the whole of a 1-D output, so its rows
+  // share one line and must run in order (a case the property tests met). Index rows 84 apart
+  // keep the walk's two dims apart (packed, they would make one row).
+  Tensor vector(DataType::Int32, {1, 1, 2162});
+  Tensor tuples(DataType::UInt32, {42, 67, 1}, {84, 1, 1});
+  Tensor values(DataType::Int32, {1, 42, 67});
+  ScatterNdOperatorDesc nd{&vector.desc, &tuples.desc, &values.desc, &vector.desc, 1, 3, Reduction::Add};
+  EXPECT_NE(ChoiceOf(OperatorType::ScatterNd, &nd).oneThread, CpuImplementation::ScatterLines);
+  EXPECT_NE(ChoiceOf(OperatorType::ScatterNd, &nd).manyThreads, CpuImplementation::ScatterLines);
 }
 
 // The threshold is one core's share of the last-level cache (TestMachine: 2 cores).

@@ -3,7 +3,9 @@
 // row-major order wins), 1 and 2 threads give the bytes of an in-order loop written here,
 // in place and into a copy, checked and unchecked. On 2 threads the plan's entry counts the
 // destinations first and decides by what it found, the one choice made from index values:
-// the test checks that decision as well as the bytes.
+// the test checks that decision as well as the bytes. Then float additions along the last
+// axis, each line's fold split from the others across the threads: the bytes of the same
+// in-order loop, whose sums depend on the order.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -102,6 +104,68 @@ TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
           ASSERT_TRUE(status.ok()) << where << ": " << status.message();
           EXPECT_TRUE(std::memcmp(output.data(), expected.data(), tableBytes) == 0) << where;
         }
+      }
+    }
+  }
+}
+
+// ScatterElements ADD along the last axis, 1 MiB of float updates: about 128 updates on each
+// output element, of magnitudes far apart, so that any other order gives other sums. One index
+// out of bounds: checked refuses the call (the output untouched), unchecked drops that update.
+TEST(ParallelScatter, LastAxisAdditionsFoldEachLineInOrder) {
+  constexpr uint32_t kRows = 64, kLine = 32, kUpdates = 4096;
+  const uint32_t outputSizes[] = {kRows, kLine}, updateSizes[] = {kRows, kUpdates};
+  const uint64_t outputBytes = uint64_t{kRows} * kLine * 4, updateBytes = uint64_t{kRows} * kUpdates * 4;
+  const gs::TensorDesc data{gs::DataType::Float32, 2, outputSizes, nullptr, outputBytes};
+  const gs::TensorDesc indexDesc{gs::DataType::Int32, 2, updateSizes, nullptr, uint64_t{kRows} * kUpdates * 4};
+  const gs::TensorDesc updateDesc{gs::DataType::Float32, 2, updateSizes, nullptr, updateBytes};
+  const gs::ScatterElementsOperatorDesc desc{&data, &indexDesc, &updateDesc, &data, 1, gs::Reduction::Add};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op).ok());
+  ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterLines);
+  ASSERT_EQ(op.plan()->cpu.manyThreads, CpuImplementation::ScatterLines);
+
+  std::mt19937 rng(11);
+  std::vector<int32_t> indices(uint64_t{kRows} * kUpdates);
+  std::vector<float> updates(indices.size()), input(uint64_t{kRows} * kLine);
+  for (size_t i = 0; i < indices.size(); ++i) {
+    indices[i] = static_cast<int32_t>(rng() % (2 * kLine)) - static_cast<int32_t>(kLine);  // half from the end
+    updates[i] = static_cast<float>(rng() % 1000) * (i % 3 == 0 ? 1e6f : 1e-3f) * (i % 2 ? -1.0f : 1.0f);
+  }
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i) * 0.5f;
+  const uint64_t bad = uint64_t{kRows / 2} * kUpdates + 77;
+  indices[bad] = kLine;
+  std::vector<float> expected = input;
+  for (uint64_t r = 0; r < kRows; ++r) {
+    for (uint64_t j = 0; j < kUpdates; ++j) {
+      const uint64_t u = r * kUpdates + j;
+      if (u == bad) continue;
+      const int64_t p = indices[u] < 0 ? indices[u] + kLine : indices[u];
+      expected[r * kLine + p] += updates[u];
+    }
+  }
+  for (const int threads : {1, 2}) {
+    for (const bool checked : {false, true}) {
+      for (const bool inPlace : {false, true}) {
+        const std::vector<float> before = inPlace ? input : std::vector<float>(input.size(), 7.0f);
+        std::vector<float> output = before;
+        gs::CpuExecuteOptions options;
+        options.ThreadCount = threads;
+        options.Checking = checked ? gs::IndexChecking::Checked : gs::IndexChecking::Unchecked;
+        const gs::Status status = gs::ExecuteOnCpu(
+            op, {{inPlace ? output.data() : input.data(), outputBytes}, {indices.data(), indices.size() * 4},
+                 {updates.data(), updateBytes}, {output.data(), outputBytes}},
+            options);
+        const std::string where = "threads " + std::to_string(threads) + (checked ? ", checked" : "") +
+                                  (inPlace ? ", in place" : "");
+        EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterLines) << where;
+        if (checked) {
+          EXPECT_FALSE(status.ok()) << where;
+          EXPECT_TRUE(output == before) << where;
+          continue;
+        }
+        ASSERT_TRUE(status.ok()) << where << ": " << status.message();
+        EXPECT_TRUE(std::memcmp(output.data(), expected.data(), outputBytes) == 0) << where;
       }
     }
   }

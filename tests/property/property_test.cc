@@ -128,7 +128,10 @@ TEST(Property, Basic) {
     ExpectShare(ran, implementation, 0.01);
   }
 }
-TEST(Property, ReductionsWithCollisions) { Sweep(CaseKind::Reduction, 88 * 96); }
+TEST(Property, ReductionsWithCollisions) {
+  const Implementations ran = Sweep(CaseKind::Reduction, 88 * 96);
+  ExpectShare(ran, "scatter_lines", 0.01);
+}
 TEST(Property, CheckedBadIndicesFailCleanly) { Sweep(CaseKind::CheckedBad, 264 * 12); }
 TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
