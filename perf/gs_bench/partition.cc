@@ -27,7 +27,7 @@ Split SplitOf(const gs::plan::Plan& plan, int threads) {
   Split s;
   if (impl == CpuImplementation::GatherElementRows || impl == CpuImplementation::ScatterStrips ||
       impl == CpuImplementation::ScatterLines || impl == CpuImplementation::ScatterElementRows) {
-    s.tasks = impl == CpuImplementation::ScatterStrips ? gs::cpu::TileScatterStrips(plan).tasks()
+    s.tasks = impl == CpuImplementation::ScatterStrips ? gs::cpu::TileScatterStrips(plan, threads).tasks()
                                                        : gs::cpu::TileRows(plan, threads).tasks();
     return s;
   }

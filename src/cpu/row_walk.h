@@ -15,6 +15,7 @@ namespace gs::cpu {
 struct RowTiling {
   plan::KernelConstants outer;  // the walk without its last dim: one unit per row
   uint64_t strips = 1;
+  uint64_t stripWidth = 0;  // columns per strip
   uint64_t rowSlices = 1;
   uint64_t grain = 1;  // tasks per oneTBB range
 
@@ -28,6 +29,7 @@ inline RowTiling TileRows(const plan::Plan& plan, int threads) {
   tiling.outer = plan.walk;
   tiling.outer.rank = rows.inner;
   tiling.outer.unitCount = rows.rowCount;
+  tiling.stripWidth = rows.stripWidth;
   tiling.strips = (rows.rowLength + rows.stripWidth - 1) / rows.stripWidth;
   const uint64_t bytes = plan.walk.unitCount * (plan.elementSize + plan.indexSize);
   const uint64_t worthTasks = std::max<uint64_t>(1, bytes / plan::kTaskBytes);
@@ -39,11 +41,21 @@ inline RowTiling TileRows(const plan::Plan& plan, int threads) {
   return tiling;
 }
 
-// Scatter strips: whole columns per task (each walks every row in order).
-inline RowTiling TileScatterStrips(const plan::Plan& plan) {
+// Scatter strips: whole columns per task (each walks every row in order). Where the plan's
+// strips are fewer than the threads and the call is worth a team, they are halved, down to a
+// cache line of columns each, so that every thread gets one.
+inline RowTiling TileScatterStrips(const plan::Plan& plan, int threads) {
   RowTiling tiling = TileRows(plan, 1);
   const uint64_t bytes = plan.walk.unitCount * (plan.elementSize + plan.indexSize);
-  tiling.grain = std::max<uint64_t>(1, tiling.strips / std::max<uint64_t>(1, bytes / plan::kTaskBytes));
+  const uint64_t worthTasks = std::max<uint64_t>(1, bytes / plan::kTaskBytes);
+  const uint64_t lineElements = std::max<uint64_t>(1, 64 / plan.elementSize);
+  const uint64_t rowLength = plan.cpu.rows.rowLength;
+  while (tiling.strips < static_cast<uint64_t>(threads) && tiling.strips < worthTasks &&
+         tiling.stripWidth % (2 * lineElements) == 0) {
+    tiling.stripWidth /= 2;
+    tiling.strips = (rowLength + tiling.stripWidth - 1) / tiling.stripWidth;
+  }
+  tiling.grain = std::max<uint64_t>(1, tiling.strips / worthTasks);
   return tiling;
 }
 

@@ -32,7 +32,7 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   uint8_t* output = buffers.output;
   const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
-  const RowTiling tiling = TileScatterStrips(plan);
+  const RowTiling tiling = TileScatterStrips(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
@@ -43,8 +43,8 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   parallel.For(tiling.strips, tiling.grain, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t strip = first; strip < last; ++strip) {
-      const uint64_t column = strip * rows.stripWidth;
-      const uint64_t width = std::min(rows.stripWidth, rows.rowLength - column);
+      const uint64_t column = strip * tiling.stripWidth;
+      const uint64_t width = std::min(tiling.stripWidth, rows.rowLength - column);
       // The strip's output columns, packed; in place when no scratch could be had.
       uint8_t* scratch = StripScratch(bound * width * e);
       if (scratch != nullptr) PackStrip(output, step, stride, bound, e, column, width, scratch);

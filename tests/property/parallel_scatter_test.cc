@@ -4,8 +4,9 @@
 // in place and into a copy, checked and unchecked. On 2 threads the plan's entry counts the
 // destinations first and decides by what it found, the one choice made from index values:
 // the test checks that decision as well as the bytes. Then float additions along the last
-// axis, each line's fold split from the others across the threads: the bytes of the same
-// in-order loop, whose sums depend on the order.
+// axis, each line's fold split from the others across the threads, and along axis 0 on rows
+// too narrow for more than one strip, whose strips are halved for two threads: the bytes of
+// the same in-order loop, whose sums depend on the order.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "cpu/implementations.h"
+#include "cpu/row_walk.h"
 #include "gs/gs.h"
 #include "plan/plan.h"
 
@@ -109,19 +111,40 @@ TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
   }
 }
 
+// A float ScatterElements ADD in place, updates of updateRows x updateColumns into an output
+// of outputRows x outputColumns along `axis`, compiled (the descs point into it: not copied).
+struct FloatAdd {
+  uint32_t outputSizes[2], updateSizes[2];
+  uint64_t outputBytes, updateBytes, indexBytes;
+  gs::TensorDesc data, indices, updates;
+  gs::ScatterElementsOperatorDesc desc;
+  gs::CompiledOperator op;
+  gs::Status compiled;
+
+  FloatAdd(uint32_t outputRows, uint32_t outputColumns, uint32_t updateRows, uint32_t updateColumns,
+           gs::DataType indexType, uint32_t axis)
+      : outputSizes{outputRows, outputColumns},
+        updateSizes{updateRows, updateColumns},
+        outputBytes(uint64_t{outputRows} * outputColumns * 4),
+        updateBytes(uint64_t{updateRows} * updateColumns * 4),
+        indexBytes(uint64_t{updateRows} * updateColumns * (indexType == gs::DataType::Int64 ? 8 : 4)),
+        data{gs::DataType::Float32, 2, outputSizes, nullptr, outputBytes},
+        indices{indexType, 2, updateSizes, nullptr, indexBytes},
+        updates{gs::DataType::Float32, 2, updateSizes, nullptr, updateBytes},
+        desc{&data, &indices, &updates, &data, axis, gs::Reduction::Add},
+        compiled(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op)) {}
+  FloatAdd(const FloatAdd&) = delete;
+};
+
 // ScatterElements ADD along the last axis, 1 MiB of float updates: about 128 updates on each
 // output element, of magnitudes far apart, so that any other order gives other sums. One index
 // out of bounds: checked refuses the call (the output untouched), unchecked drops that update.
 TEST(ParallelScatter, LastAxisAdditionsFoldEachLineInOrder) {
   constexpr uint32_t kRows = 64, kLine = 32, kUpdates = 4096;
-  const uint32_t outputSizes[] = {kRows, kLine}, updateSizes[] = {kRows, kUpdates};
-  const uint64_t outputBytes = uint64_t{kRows} * kLine * 4, updateBytes = uint64_t{kRows} * kUpdates * 4;
-  const gs::TensorDesc data{gs::DataType::Float32, 2, outputSizes, nullptr, outputBytes};
-  const gs::TensorDesc indexDesc{gs::DataType::Int32, 2, updateSizes, nullptr, uint64_t{kRows} * kUpdates * 4};
-  const gs::TensorDesc updateDesc{gs::DataType::Float32, 2, updateSizes, nullptr, updateBytes};
-  const gs::ScatterElementsOperatorDesc desc{&data, &indexDesc, &updateDesc, &data, 1, gs::Reduction::Add};
-  gs::CompiledOperator op;
-  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op).ok());
+  const FloatAdd add(kRows, kLine, kRows, kUpdates, gs::DataType::Int32, 1);
+  ASSERT_TRUE(add.compiled.ok()) << add.compiled.message();
+  const gs::CompiledOperator& op = add.op;
+  const uint64_t outputBytes = add.outputBytes, updateBytes = add.updateBytes;
   ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterLines);
   ASSERT_EQ(op.plan()->cpu.manyThreads, CpuImplementation::ScatterLines);
 
@@ -168,6 +191,44 @@ TEST(ParallelScatter, LastAxisAdditionsFoldEachLineInOrder) {
         EXPECT_TRUE(std::memcmp(output.data(), expected.data(), outputBytes) == 0) << where;
       }
     }
+  }
+}
+
+// ScatterElements ADD along axis 0: 65536 rows of 64 float updates into 4096 x 64, about 16 on
+// each element. The plan's one strip covers the 64 columns; for two threads it is halved, a
+// cache line of columns each.
+TEST(ParallelScatter, AxisZeroAdditionsOnNarrowRowsSplitTheirStripAcrossThreads) {
+  constexpr uint32_t kOutputRows = 4096, kColumns = 64, kUpdateRows = 65536;
+  const FloatAdd add(kOutputRows, kColumns, kUpdateRows, kColumns, gs::DataType::Int64, 0);
+  ASSERT_TRUE(add.compiled.ok()) << add.compiled.message();
+  const gs::CompiledOperator& op = add.op;
+  const uint64_t outputBytes = add.outputBytes, updateBytes = add.updateBytes;
+  ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+  ASSERT_EQ(op.plan()->cpu.manyThreads, CpuImplementation::ScatterStrips);
+  EXPECT_EQ(gs::cpu::TileScatterStrips(*op.plan(), 1).strips, 1u);
+  EXPECT_EQ(gs::cpu::TileScatterStrips(*op.plan(), 2).strips, 2u);
+
+  std::mt19937 rng(13);
+  std::vector<int64_t> indices(uint64_t{kUpdateRows} * kColumns);
+  std::vector<float> updates(indices.size()), input(uint64_t{kOutputRows} * kColumns);
+  for (size_t i = 0; i < indices.size(); ++i) {
+    indices[i] = static_cast<int64_t>(rng() % kOutputRows);
+    updates[i] = static_cast<float>(rng() % 1000) * (i % 3 == 0 ? 1e6f : 1e-3f) * (i % 2 ? -1.0f : 1.0f);
+  }
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i) * 0.25f;
+  std::vector<float> expected = input;
+  for (uint64_t u = 0; u < indices.size(); ++u) expected[indices[u] * kColumns + u % kColumns] += updates[u];
+  for (const int threads : {1, 2}) {
+    std::vector<float> output = input;
+    gs::CpuExecuteOptions options;
+    options.ThreadCount = threads;
+    const gs::Status status = gs::ExecuteOnCpu(
+        op, {{output.data(), outputBytes}, {indices.data(), indices.size() * 8}, {updates.data(), updateBytes},
+             {output.data(), outputBytes}},
+        options);
+    ASSERT_TRUE(status.ok()) << status.message();
+    EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips);
+    EXPECT_TRUE(std::memcmp(output.data(), expected.data(), outputBytes) == 0) << "threads " << threads;
   }
 }
 
