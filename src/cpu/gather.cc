@@ -115,9 +115,9 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
   parallel.For(tiling.tasks(), tiling.grain, [&](uint64_t first, uint64_t last) {
     bool allInBounds = true;
     for (uint64_t t = first; t < last; ++t) {
-      const uint64_t column = (t % tiling.strips) * rows.stripWidth;
+      const uint64_t column = (t % tiling.strips) * tiling.stripWidth;
       const uint64_t slice = t / tiling.strips;
-      const uint64_t width = std::min(rows.stripWidth, rows.rowLength - column);
+      const uint64_t width = std::min(tiling.stripWidth, rows.rowLength - column);
       const uint64_t rowBegin = rows.rowCount * slice / tiling.rowSlices;
       const uint64_t rowEnd = rows.rowCount * (slice + 1) / tiling.rowSlices;
       UnitCursor cursor(tiling.outer, rowBegin);
