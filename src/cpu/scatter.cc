@@ -145,10 +145,10 @@ Status RunScatterUnits(const plan::Plan& plan, const plan::HostBuffers& buffers,
   IeeeFloatScope ieee;
   const BlockWriter write = MakeWriter(plan, buffers);
   WithIndexType(plan.indexType, [&](auto tag) {
-    ForEachMove<decltype(tag)>(plan.walk, buffers.indices, 0, plan.walk.unitCount,
-                               [&](uint64_t destination, uint64_t source) {
-                                 write(buffers.output, destination, buffers.updates, source);
-                               });
+    ForEachMoveHinting<decltype(tag)>(
+        plan.walk, buffers.indices, 0, plan.walk.unitCount, write.hintAhead,
+        [&](uint64_t destination) { write.Hint(buffers.output, destination); },
+        [&](uint64_t destination, uint64_t source) { write(buffers.output, destination, buffers.updates, source); });
   });
   write.Fence();
   return Status::Ok();

@@ -10,7 +10,6 @@
 #include <vector>
 
 #include "cpu/implementations.h"
-#include "cpu/row_walk.h"
 #include "cpu/scatter.h"
 
 namespace gs::cpu {
@@ -121,9 +120,10 @@ template <typename IndexT>
 void ApplyDistinct(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel) {
   const BlockWriter write = MakeWriter(plan, buffers);
   parallel.For(plan.walk.unitCount, plan.cpu.taskUnits, [&](uint64_t begin, uint64_t end) {
-    ForEachMove<IndexT>(plan.walk, buffers.indices, begin, end, [&](uint64_t destination, uint64_t source) {
-      write(buffers.output, destination, buffers.updates, source);
-    });
+    ForEachMoveHinting<IndexT>(
+        plan.walk, buffers.indices, begin, end, write.hintAhead,
+        [&](uint64_t destination) { write.Hint(buffers.output, destination); },
+        [&](uint64_t destination, uint64_t source) { write(buffers.output, destination, buffers.updates, source); });
     write.Fence();
   });
 }
@@ -132,9 +132,6 @@ void ApplyDistinct(const plan::Plan& plan, const plan::HostBuffers& buffers, con
 void ApplyBuckets(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                   const Buckets& buckets) {
   const BlockWriter write = MakeWriter(plan, buffers);
-  // Of the block a few moves ahead, for writing; none when the writes stream.
-  const uint64_t prefetchBytes = write.streamCopy == nullptr ? plan.cpu.prefetchBytes : 0;
-  constexpr uint64_t kAhead = 4;
   const std::vector<Move>& moves = buckets.moves;
   uint8_t* output = buffers.output;
   parallel.For(buckets.starts.size() - 1, 1, [&](uint64_t first, uint64_t last) {
@@ -143,8 +140,11 @@ void ApplyBuckets(const plan::Plan& plan, const plan::HostBuffers& buffers, cons
     for (uint64_t b = first; b < last; ++b) {
       const uint64_t end = buckets.starts[b + 1];
       for (uint64_t m = buckets.starts[b]; m < end; ++m) {
-        if (prefetchBytes != 0 && m + kAhead < end && moves[m + kAhead].destination != kNoMove) {
-          PrefetchForWrite(output + moves[m + kAhead].destination * write.elementSize, prefetchBytes);
+        // Both ends of a move are scattered here: the source is hinted too.
+        const uint64_t ahead = m + write.hintAhead;
+        if (write.hintAhead != 0 && ahead < end && moves[ahead].destination != kNoMove) {
+          write.Hint(output, moves[ahead].destination);
+          write.HintSource(buffers.updates, moves[ahead].source);
         }
         if (moves[m].destination != kNoMove) write(output, moves[m].destination, buffers.updates, moves[m].source);
       }

@@ -113,6 +113,13 @@ bool GatherTupleRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* c
   return true;
 }
 
+// Blocks of a walk hinted aheadBytes of blocks (4 to 64 blocks) before they are copied, their
+// first 4 KiB each.
+void HintBlocks(uint64_t blockBytes, uint64_t aheadBytes, CpuChoice* choice) {
+  choice->aheadUnits = std::clamp<uint64_t>(aheadBytes / blockBytes, 4, 64);
+  choice->prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
+}
+
 bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
   const KernelConstants& k = plan.walk;
   const uint64_t blockBytes = k.blockElements * plan.elementSize;
@@ -120,10 +127,8 @@ bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoi
   const uint64_t indexBytes = k.tupleSize * plan.indexSize;
   choice->streamOutput = GatherStreams(plan, machine, k.unitCount * (2 * blockBytes + indexBytes));
   choice->taskUnits = TaskUnits(blockBytes + indexBytes);
-  // Each source resolved and its first 4 KiB hinted into L2 about 16 KiB of blocks (4 to 64
-  // units) before it is copied.
-  choice->aheadUnits = std::clamp<uint64_t>(16384 / blockBytes, 4, 64);
-  choice->prefetchBytes = std::min<uint64_t>(blockBytes, 4096);
+  // Each source resolved and hinted into L2 about 16 KiB of blocks before it is copied.
+  HintBlocks(blockBytes, 16384, choice);
   return true;
 }
 
@@ -250,9 +255,9 @@ CpuChoice FirstThatApplies(const Plan& plan, const MachineInfo& machine, Threads
       // copied by every thread.
       choice.copyPieceBytes = copyBlockBytes > 2 * kCopyPieceBytes ? kCopyPieceBytes : 0;
       choice.taskUnits = TaskUnits(blockBytes);
-      // Destinations are scattered: the team walk hints blocks a few moves ahead (for writing),
-      // unless they are streamed.
-      choice.prefetchBytes = blockBytes >= 64 && !choice.streamOutput ? std::min<uint64_t>(blockBytes, 4096) : 0;
+      // Destinations are scattered: the walks hint them about 4 KiB of blocks ahead (for
+      // writing; reductions read them too), unless they are streamed.
+      if (blockBytes >= 64 && !choice.streamOutput) HintBlocks(blockBytes, 4096, &choice);
     }
     return choice;
   }

@@ -67,7 +67,7 @@ struct CpuChoice {
   // Hints ahead of the data, in bytes (0: none).
   uint64_t nextRowHintBytes = 0;  // element rows reading one data row each: the next row's
   uint64_t prefetchBytes = 0;     // block units: of each source (gathers) or destination (scatters)
-  uint64_t aheadUnits = 0;        // gather blocks: units ahead a source is resolved and prefetched
+  uint64_t aheadUnits = 0;        // block units: units ahead a block is resolved and prefetched
 };
 
 // Bytes below which a task is not worth waking a thread for.
