@@ -65,6 +65,8 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
   std::vector<uint64_t> started(mayBeDistinct ? (blockSlots + 63) / 64 : 0, 0);
   std::atomic<bool> repeated{!mayBeDistinct};
   const auto noteStart = [&](uint64_t destination) {
+    // Once a repeat is seen the answer is known: the threads stop bouncing the bitmap's lines.
+    if (repeated.load(std::memory_order_relaxed)) return;
     const uint64_t slot = destination / k.blockElements, bit = uint64_t{1} << (slot % 64);
     if (__atomic_fetch_or(&started[slot / 64], bit, __ATOMIC_RELAXED) & bit) {
       repeated.store(true, std::memory_order_relaxed);
