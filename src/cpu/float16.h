@@ -1,4 +1,5 @@
-// IEEE binary16 <-> binary32, exact and round-to-nearest-even, without relying on F16C.
+// IEEE binary16 <-> binary32 for the reduction folds, exact and round-to-nearest-even, without
+// relying on F16C.
 #pragma once
 
 #include <cstdint>
@@ -18,43 +19,56 @@ inline uint32_t FloatToBits(float f) {
   return bits;
 }
 
-inline float HalfToFloat(uint16_t h) {
-  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
-  const uint32_t exponent = (h >> 10) & 0x1f;
-  const uint32_t mantissa = h & 0x3ff;
-  if (exponent == 0) {  // zero or subnormal: mantissa * 2^-24 is exact in binary32
-    const float magnitude = static_cast<float>(mantissa) * 0x1p-24f;
-    return BitsToFloat(FloatToBits(magnitude) | sign);
-  }
-  if (exponent == 31) return BitsToFloat(sign | 0x7f800000u | (mantissa << 13));  // inf, NaN
-  return BitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
+// How a conversion or a fold picks between two values it has computed. Lanes (an array folded
+// in one loop): bit masks, since with ?: the compiler moves the binary32 operation that makes
+// one of them into a branch, and under trapping math makes no vectors of that loop (a branch a
+// value cost 6-11 ns an element on random halves). One value at a time (scattered folds): ?:,
+// which the compiler may branch on; there masks were slower.
+enum class Picks { OneValue, Lanes };
+
+template <Picks P, typename Bits>
+Bits Pick(bool pick, Bits a, Bits b) {
+  if constexpr (P == Picks::OneValue) return pick ? a : b;
+  const Bits mask = static_cast<Bits>(Bits{0} - static_cast<Bits>(pick));
+  return static_cast<Bits>((a & mask) | (b & static_cast<Bits>(~mask)));
 }
 
-inline uint16_t FloatToHalf(float value) {
-  const uint32_t bits = FloatToBits(value);
-  const uint16_t sign = static_cast<uint16_t>((bits >> 16) & 0x8000);
-  const uint32_t magnitude = bits & 0x7fffffff;
-  if (magnitude >= 0x7f800000) {  // inf or NaN (payload's top bits kept, made quiet)
-    if (magnitude == 0x7f800000) return sign | 0x7c00;
-    return static_cast<uint16_t>(sign | 0x7e00 | ((magnitude >> 13) & 0x3ff));
+// Exact, NaN payloads moved to the top of the binary32 mantissa. One value at a time it
+// branches, which was faster there.
+template <Picks P>
+float HalfToFloat(uint16_t h) {
+  const uint32_t sign = uint32_t{h & 0x8000u} << 16;
+  if constexpr (P == Picks::OneValue) {
+    const uint32_t exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+    if (exponent == 0) return BitsToFloat(FloatToBits(static_cast<float>(mantissa) * 0x1p-24f) | sign);
+    if (exponent == 31) return BitsToFloat(sign | 0x7f800000u | (mantissa << 13));  // inf, NaN
+    return BitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
   }
-  if (magnitude >= 0x477ff000) return sign | 0x7c00;  // 65520 and up round to infinity
-  const uint32_t exponent = magnitude >> 23;
-  uint32_t result, remainder, halfway;
-  if (exponent < 113) {  // below 2^-14: a binary16 subnormal (or zero)
-    const uint32_t shift = 126 - exponent;
-    if (shift >= 32) return sign;
-    const uint32_t full = (magnitude & 0x7fffff) | 0x800000;
-    result = full >> shift;
-    remainder = full & ((1u << shift) - 1);
-    halfway = 1u << (shift - 1);
-  } else {
-    result = ((exponent - 112) << 10) | ((magnitude & 0x7fffff) >> 13);
-    remainder = magnitude & 0x1fff;
-    halfway = 0x1000;
-  }
-  if (remainder > halfway || (remainder == halfway && (result & 1))) ++result;  // may carry up
-  return static_cast<uint16_t>(sign | result);
+  uint32_t bits = uint32_t{h & 0x7fffu} << 13;  // exponent and mantissa, in place
+  const uint32_t exponent = bits & 0x0f800000u;
+  bits += 0x38000000u;  // rebias the exponent: 15 -> 127
+  // Infinities and NaNs: the top exponent again; subnormals: 2^-14 * (1 + m/1024) - 2^-14,
+  // which is m * 2^-24 exactly, as a binary32 subtraction (no flush to zero in the folds).
+  bits = Pick<P, uint32_t>(exponent == 0x0f800000u, bits + 0x38000000u, bits);
+  const uint32_t subnormal = FloatToBits(BitsToFloat(bits + 0x00800000u) - BitsToFloat(0x38800000u));
+  bits = Pick<P, uint32_t>(exponent == 0, subnormal, bits);
+  return BitsToFloat(bits | sign);
+}
+
+// Round to nearest even, for any value but a NaN (the folds make a NaN the canonical one).
+// Infinities and values from 65520 up become infinity; below 2^-14 a binary32 addition of 0.5
+// rounds the value to a binary16 subnormal, the result in its low mantissa bits.
+template <Picks P>
+uint16_t FloatToHalfNotNaN(float value) {
+  uint32_t bits = FloatToBits(value);
+  const uint32_t sign = bits & 0x80000000u;
+  bits ^= sign;
+  const uint32_t subnormal = FloatToBits(BitsToFloat(bits) + 0.5f) - 0x3f000000u;
+  const uint32_t odd = (bits >> 13) & 1u;
+  const uint32_t normal = (bits + 0xc8000fffu + odd) >> 13;  // rebias 127 -> 15, round half to even
+  uint32_t result = Pick<P, uint32_t>(bits < 0x38800000u, subnormal, normal);
+  result = Pick<P, uint32_t>(bits >= 0x47800000u, 0x7c00u, result);
+  return static_cast<uint16_t>(result | (sign >> 16));
 }
 
 }  // namespace gs::cpu

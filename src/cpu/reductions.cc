@@ -38,7 +38,8 @@ T CombineInteger(T acc, T update) {
 // Floats: a NaN from ADD or MULTIPLY becomes the canonical quiet NaN (sign clear); MIN and MAX
 // keep an accumulated NaN, else take the update's NaN, and keep acc on ties such as +0/-0.
 // Values are compared and combined as Wide (binary32 for binary16: exact for one operation).
-template <typename Bits, typename Wide, Reduction R, Bits kCanonicalNaN, typename ToWide,
+// ADD and MULTIPLY pick as P says (float16.h).
+template <typename Bits, typename Wide, Reduction R, Picks P, Bits kCanonicalNaN, typename ToWide,
           typename FromWide>
 Bits CombineFloat(Bits acc, Bits update, ToWide toWide, FromWide fromWide) {
   const Wide a = toWide(acc), b = toWide(update);
@@ -49,8 +50,7 @@ Bits CombineFloat(Bits acc, Bits update, ToWide toWide, FromWide fromWide) {
     return b > a ? update : acc;
   } else {
     const Wide result = R == Reduction::Add ? a + b : a * b;
-    if (result != result) return kCanonicalNaN;
-    return fromWide(result);
+    return Pick<P, Bits>(result != result, kCanonicalNaN, fromWide(result));
   }
 }
 
@@ -68,29 +68,29 @@ template <> struct Storage<DataType::UInt32> { using type = uint32_t; };
 template <> struct Storage<DataType::UInt16> { using type = uint16_t; };
 template <> struct Storage<DataType::UInt8> { using type = uint8_t; };
 
-template <DataType D, Reduction R>
+template <DataType D, Reduction R, Picks P>
 typename Storage<D>::type CombineValue(typename Storage<D>::type acc,
                                        typename Storage<D>::type update) {
   if constexpr (D == DataType::Float64) {
     auto toWide = [](uint64_t bits) { double d; std::memcpy(&d, &bits, 8); return d; };
     auto fromWide = [](double d) { uint64_t bits; std::memcpy(&bits, &d, 8); return bits; };
-    return CombineFloat<uint64_t, double, R, 0x7ff8000000000000ull>(acc, update, toWide, fromWide);
+    return CombineFloat<uint64_t, double, R, P, 0x7ff8000000000000ull>(acc, update, toWide, fromWide);
   } else if constexpr (D == DataType::Float32) {
-    return CombineFloat<uint32_t, float, R, 0x7fc00000u>(acc, update, BitsToFloat, FloatToBits);
+    return CombineFloat<uint32_t, float, R, P, 0x7fc00000u>(acc, update, BitsToFloat, FloatToBits);
   } else if constexpr (D == DataType::Float16) {
-    return CombineFloat<uint16_t, float, R, uint16_t{0x7e00}>(acc, update, HalfToFloat,
-                                                                FloatToHalf);
+    return CombineFloat<uint16_t, float, R, P, uint16_t{0x7e00}>(acc, update, HalfToFloat<P>,
+                                                                   FloatToHalfNotNaN<P>);
   } else {
     return CombineInteger<typename Storage<D>::type, R>(acc, update);
   }
 }
 
-template <DataType D, Reduction R>
+template <DataType D, Reduction R, Picks P>
 void CombineArray(uint8_t* accumulator, const uint8_t* update, uint64_t count) {
   using T = typename Storage<D>::type;
   for (uint64_t i = 0; i < count; ++i) {
     uint8_t* acc = accumulator + i * sizeof(T);
-    Store<T>(acc, CombineValue<D, R>(Load<T>(acc), Load<T>(update + i * sizeof(T))));
+    Store<T>(acc, CombineValue<D, R, P>(Load<T>(acc), Load<T>(update + i * sizeof(T))));
   }
 }
 
@@ -103,14 +103,19 @@ void FoldRow(uint8_t* data, uint64_t step, uint64_t stride, uint64_t bound, cons
     const uint64_t p = ResolveIndex(LoadIndex<IndexT>(indices, j), bound, &ok);
     if (!ok) continue;
     uint8_t* acc = data + (p * stride + j * step) * sizeof(T);
-    Store<T>(acc, CombineValue<D, R>(Load<T>(acc), Load<T>(updates + j * sizeof(T))));
+    Store<T>(acc, CombineValue<D, R, Picks::OneValue>(Load<T>(acc), Load<T>(updates + j * sizeof(T))));
   }
 }
 
 // What SelectCombine and SelectFoldRow make for one data type and reduction.
 struct MakeCombine {
+  bool lanes;
   template <DataType D, Reduction R>
-  CombineFn Make() const { return CombineArray<D, R>; }
+  CombineFn Make() const {
+    // MIN and MAX branch on NaNs: their arrays are no vector loops either way.
+    constexpr bool kArithmetic = R == Reduction::Add || R == Reduction::Multiply;
+    return lanes && kArithmetic ? CombineArray<D, R, Picks::Lanes> : CombineArray<D, R, Picks::OneValue>;
+  }
 };
 struct MakeFoldRow {
   DataType indexType;
@@ -151,9 +156,14 @@ auto ForType(DataType type, Reduction reduction, const Maker& maker)
   return nullptr;
 }
 
+constexpr uint64_t kLanesFrom = 8;
+
 }  // namespace
 
-CombineFn SelectCombine(DataType type, Reduction reduction) { return ForType(type, reduction, MakeCombine{}); }
+CombineFn SelectCombine(DataType type, Reduction reduction, uint64_t count) {
+  // A few elements fold faster one value at a time than through a vector loop's setup.
+  return ForType(type, reduction, MakeCombine{count >= kLanesFrom});
+}
 
 FoldRowFn SelectFoldRow(DataType type, Reduction reduction, DataType indexType) {
   return ForType(type, reduction, MakeFoldRow{indexType});

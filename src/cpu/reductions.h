@@ -11,8 +11,9 @@ namespace gs::cpu {
 // Folds update[i] into accumulator[i] for i < count (both contiguous): acc = op(acc, update).
 using CombineFn = void (*)(uint8_t* accumulator, const uint8_t* update, uint64_t count);
 
-// The combine function for a data type and a reduction other than None.
-CombineFn SelectCombine(DataType type, Reduction reduction);
+// The combine function for a data type, a reduction other than None and arrays of about
+// `count` elements.
+CombineFn SelectCombine(DataType type, Reduction reduction, uint64_t count);
 
 // Folds a row's `width` element updates, in order, into `data`: update j (contiguous in
 // `updates`) into element p * stride + j * step, p its index (contiguous in `indices`) made a
