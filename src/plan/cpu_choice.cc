@@ -60,7 +60,10 @@ bool ElementRows(const Plan& plan, CpuChoice* choice) {
   const uint64_t lineElements = std::max<uint64_t>(1, 64 / e);
   bool sameRows = k.dataStrides[inner] != 0;
   for (uint32_t d = 0; d < inner; ++d) sameRows = sameRows && k.dataStrides[d] == 0;
-  if (sameRows && rows.rowLength >= 4 * lineElements &&
+  // Reductions fold into their strips however short the rows (else they run the generic walk);
+  // gathers and overwrites pack rows of four lines or more.
+  const uint64_t minLines = plan.isScatter && plan.reduction != Reduction::None ? 2 : 4;
+  if (sameRows && rows.rowLength >= minLines * lineElements &&
       k.indexedSizes[0] * lineElements * e <= kStripReadBytes && rows.rowCount >= 64) {
     uint64_t width = lineElements;
     while (width * 2 * k.indexedSizes[0] * e <= kStripReadBytes && width * 2 <= rows.rowLength) {

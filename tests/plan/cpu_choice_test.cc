@@ -170,6 +170,28 @@ TEST(CpuChoice, ScatterElementsAlongAxisZeroRunsDisjointStrips) {
   EXPECT_TRUE(choice.rows.packed);
 }
 
+TEST(CpuChoice, ReductionsAlongAxisZeroRunStripsOfRowsOfTwoLines) {
+  // Rows of 64 halves: two cache lines. A reduction folds them in strips; an overwrite, which
+  // has the row kernel, and a gather keep rows of four lines or more for strips.
+  Tensor input(DataType::Float16, {4096, 64});
+  Tensor indices(DataType::Int64, {65536, 64});
+  Tensor updates(DataType::Float16, {65536, 64});
+  ScatterElementsOperatorDesc add{&input.desc, &indices.desc, &updates.desc, &input.desc, 0, Reduction::Add};
+  plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &add);
+  EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
+  EXPECT_EQ(choice.manyThreads, CpuImplementation::ScatterStrips);
+  ScatterElementsOperatorDesc overwrite{&input.desc, &indices.desc, &updates.desc, &input.desc, 0, Reduction::None};
+  choice = ChoiceOf(OperatorType::ScatterElements, &overwrite);
+  EXPECT_FALSE(choice.rows.packed);
+  EXPECT_NE(choice.oneThread, CpuImplementation::ScatterStrips);
+  Tensor narrow(DataType::Float16, {65536, 32});  // one line: the generic walk still
+  Tensor narrowIndices(DataType::Int64, {65536, 32});
+  Tensor narrowInput(DataType::Float16, {4096, 32});
+  ScatterElementsOperatorDesc oneLine{&narrowInput.desc, &narrowIndices.desc, &narrow.desc, &narrowInput.desc, 0,
+                                      Reduction::Add};
+  EXPECT_EQ(ChoiceOf(OperatorType::ScatterElements, &oneLine).oneThread, CpuImplementation::ScatterUnits);
+}
+
 TEST(CpuChoice, ScatterOverwritesAlongTheLastAxisAreRowsAndReductionsAreLines) {
   Tensor input(DataType::Int8, {16, 300});
   Tensor indices(DataType::UInt32, {16, 40});

@@ -6,7 +6,7 @@
 // the test checks that decision as well as the bytes. Then float additions along the last
 // axis, each line's fold split from the others across the threads, and along axis 0 on rows
 // too narrow for more than one strip, whose strips are halved for two threads: the bytes of
-// the same in-order loop, whose sums depend on the order.
+// the same in-order loop, whose sums depend on the order; and along axis 0 on halves.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -17,6 +17,7 @@
 
 #include "cpu/implementations.h"
 #include "cpu/row_walk.h"
+#include "fp16.h"
 #include "gs/gs.h"
 #include "plan/plan.h"
 
@@ -111,8 +112,9 @@ TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
   }
 }
 
-// A float ScatterElements ADD in place, updates of updateRows x updateColumns into an output
-// of outputRows x outputColumns along `axis`, compiled (the descs point into it: not copied).
+// A float ScatterElements ADD in place (FLOAT32 unless `type` says FLOAT16), updates of
+// updateRows x updateColumns into an output of outputRows x outputColumns along `axis`, compiled
+// (the descs point into it: not copied).
 struct FloatAdd {
   uint32_t outputSizes[2], updateSizes[2];
   uint64_t outputBytes, updateBytes, indexBytes;
@@ -122,15 +124,15 @@ struct FloatAdd {
   gs::Status compiled;
 
   FloatAdd(uint32_t outputRows, uint32_t outputColumns, uint32_t updateRows, uint32_t updateColumns,
-           gs::DataType indexType, uint32_t axis)
+           gs::DataType indexType, uint32_t axis, gs::DataType type = gs::DataType::Float32)
       : outputSizes{outputRows, outputColumns},
         updateSizes{updateRows, updateColumns},
-        outputBytes(uint64_t{outputRows} * outputColumns * 4),
-        updateBytes(uint64_t{updateRows} * updateColumns * 4),
+        outputBytes(uint64_t{outputRows} * outputColumns * gs::ElementSizeInBytes(type)),
+        updateBytes(uint64_t{updateRows} * updateColumns * gs::ElementSizeInBytes(type)),
         indexBytes(uint64_t{updateRows} * updateColumns * (indexType == gs::DataType::Int64 ? 8 : 4)),
-        data{gs::DataType::Float32, 2, outputSizes, nullptr, outputBytes},
+        data{type, 2, outputSizes, nullptr, outputBytes},
         indices{indexType, 2, updateSizes, nullptr, indexBytes},
-        updates{gs::DataType::Float32, 2, updateSizes, nullptr, updateBytes},
+        updates{type, 2, updateSizes, nullptr, updateBytes},
         desc{&data, &indices, &updates, &data, axis, gs::Reduction::Add},
         compiled(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op)) {}
   FloatAdd(const FloatAdd&) = delete;
@@ -229,6 +231,45 @@ TEST(ParallelScatter, AxisZeroAdditionsOnNarrowRowsSplitTheirStripAcrossThreads)
     ASSERT_TRUE(status.ok()) << status.message();
     EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips);
     EXPECT_TRUE(std::memcmp(output.data(), expected.data(), outputBytes) == 0) << "threads " << threads;
+  }
+}
+
+// The same on halves: rows of 64 are two cache lines, which a reduction also folds in strips
+// (one strip, halved for two threads). Each step rounds to binary16, so the sums depend on the
+// order; the in-order loop rounds with the reference's conversions.
+TEST(ParallelScatter, AxisZeroHalfAdditionsOnRowsOfTwoLinesRunStrips) {
+  constexpr uint32_t kOutputRows = 4096, kColumns = 64, kUpdateRows = 65536;
+  const FloatAdd add(kOutputRows, kColumns, kUpdateRows, kColumns, gs::DataType::Int64, 0, gs::DataType::Float16);
+  ASSERT_TRUE(add.compiled.ok()) << add.compiled.message();
+  const gs::CompiledOperator& op = add.op;
+  ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+  ASSERT_EQ(op.plan()->cpu.manyThreads, CpuImplementation::ScatterStrips);
+  EXPECT_EQ(gs::cpu::TileScatterStrips(*op.plan(), 2).strips, 2u);
+
+  std::mt19937 rng(17);
+  std::vector<int64_t> indices(uint64_t{kUpdateRows} * kColumns);
+  std::vector<uint16_t> updates(indices.size()), input(uint64_t{kOutputRows} * kColumns);
+  for (size_t i = 0; i < indices.size(); ++i) {
+    indices[i] = static_cast<int64_t>(rng() % kOutputRows);
+    updates[i] = gs_reference::FloatToHalf(static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 64.0f);
+  }
+  for (size_t i = 0; i < input.size(); ++i) input[i] = gs_reference::FloatToHalf(static_cast<float>(i % 1000) * 0.125f);
+  std::vector<uint16_t> expected = input;
+  for (uint64_t u = 0; u < indices.size(); ++u) {
+    uint16_t& acc = expected[indices[u] * kColumns + u % kColumns];
+    acc = gs_reference::FloatToHalf(gs_reference::HalfToFloat(acc) + gs_reference::HalfToFloat(updates[u]));
+  }
+  for (const int threads : {1, 2}) {
+    std::vector<uint16_t> output = input;
+    gs::CpuExecuteOptions options;
+    options.ThreadCount = threads;
+    const gs::Status status = gs::ExecuteOnCpu(
+        op, {{output.data(), add.outputBytes}, {indices.data(), indices.size() * 8}, {updates.data(), add.updateBytes},
+             {output.data(), add.outputBytes}},
+        options);
+    ASSERT_TRUE(status.ok()) << status.message();
+    EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips);
+    EXPECT_TRUE(std::memcmp(output.data(), expected.data(), add.outputBytes) == 0) << "threads " << threads;
   }
 }
 
