@@ -21,9 +21,9 @@ inline uint32_t FloatToBits(float f) {
 
 // How a conversion or a fold picks between two values it has computed. Lanes (an array folded
 // in one loop): bit masks, since with ?: the compiler moves the binary32 operation that makes
-// one of them into a branch, and under trapping math makes no vectors of that loop (a branch a
-// value cost 6-11 ns an element on random halves). One value at a time (scattered folds): ?:,
-// which the compiler may branch on; there masks were slower.
+// one of them into a branch, and under trapping math makes no vectors of that loop. One value
+// at a time (scattered folds): ?:, which the compiler may branch on; there masks were slower
+// (perf/results/2026-11-28-half-reductions.md).
 enum class Picks { OneValue, Lanes };
 
 template <Picks P, typename Bits>

@@ -86,7 +86,8 @@ inline BlockWriter MakeWriter(const plan::Plan& plan, const plan::HostBuffers& b
   const bool stream = buffers.inPlace ? plan.cpu.streamOutput : plan.cpu.streamOutputAfterCopy;
   return {plan.elementSize, plan.walk.blockElements,
           overwrite ? nullptr : SelectCombine(plan.dataType, plan.reduction, plan.walk.blockElements),
-          stream ? kernels.streamCopy : nullptr, kernels.streamFence, stream ? 0 : plan.cpu.prefetchBytes, stream ? 0 : plan.cpu.aheadUnits};
+          stream ? kernels.streamCopy : nullptr, kernels.streamFence, stream ? 0 : plan.cpu.prefetchBytes,
+          stream ? 0 : plan.cpu.aheadUnits};
 }
 
 // Before a scatter folds its updates: checked mode's validation unless the entry already read

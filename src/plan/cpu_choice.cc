@@ -60,7 +60,7 @@ bool ElementRows(const Plan& plan, CpuChoice* choice) {
   const uint64_t lineElements = std::max<uint64_t>(1, 64 / e);
   bool sameRows = k.dataStrides[inner] != 0;
   for (uint32_t d = 0; d < inner; ++d) sameRows = sameRows && k.dataStrides[d] == 0;
-  // Reductions fold into their strips however short the rows (else they run the generic walk);
+  // Reductions fold rows of two lines or more in strips (else they run the generic walk);
   // gathers and overwrites pack rows of four lines or more.
   const uint64_t minLines = plan.isScatter && plan.reduction != Reduction::None ? 2 : 4;
   if (sameRows && rows.rowLength >= minLines * lineElements &&
