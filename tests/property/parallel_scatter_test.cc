@@ -196,6 +196,26 @@ TEST(ParallelScatter, LastAxisAdditionsFoldEachLineInOrder) {
   }
 }
 
+// Runs `add` in place on a copy of `input`, int64 indices, at 1 and 2 threads: the strips must
+// run and give `expected`.
+template <typename T>
+void ExpectStripsInPlaceOnOneAndTwoThreads(const FloatAdd& add, const std::vector<int64_t>& indices,
+                                           const std::vector<T>& updates, const std::vector<T>& input,
+                                           const std::vector<T>& expected) {
+  for (const int threads : {1, 2}) {
+    std::vector<T> output = input;
+    gs::CpuExecuteOptions options;
+    options.ThreadCount = threads;
+    const gs::Status status = gs::ExecuteOnCpu(
+        add.op, {{output.data(), add.outputBytes}, {indices.data(), indices.size() * 8}, {updates.data(), add.updateBytes},
+                 {output.data(), add.outputBytes}},
+        options);
+    ASSERT_TRUE(status.ok()) << status.message();
+    EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips);
+    EXPECT_TRUE(std::memcmp(output.data(), expected.data(), add.outputBytes) == 0) << "threads " << threads;
+  }
+}
+
 // ScatterElements ADD along axis 0: 65536 rows of 64 float updates into 4096 x 64, about 16 on
 // each element. The plan's one strip covers the 64 columns; for two threads it is halved, a
 // cache line of columns each.
@@ -204,7 +224,6 @@ TEST(ParallelScatter, AxisZeroAdditionsOnNarrowRowsSplitTheirStripAcrossThreads)
   const FloatAdd add(kOutputRows, kColumns, kUpdateRows, kColumns, gs::DataType::Int64, 0);
   ASSERT_TRUE(add.compiled.ok()) << add.compiled.message();
   const gs::CompiledOperator& op = add.op;
-  const uint64_t outputBytes = add.outputBytes, updateBytes = add.updateBytes;
   ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
   ASSERT_EQ(op.plan()->cpu.manyThreads, CpuImplementation::ScatterStrips);
   EXPECT_EQ(gs::cpu::TileScatterStrips(*op.plan(), 1).strips, 1u);
@@ -220,18 +239,7 @@ TEST(ParallelScatter, AxisZeroAdditionsOnNarrowRowsSplitTheirStripAcrossThreads)
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i) * 0.25f;
   std::vector<float> expected = input;
   for (uint64_t u = 0; u < indices.size(); ++u) expected[indices[u] * kColumns + u % kColumns] += updates[u];
-  for (const int threads : {1, 2}) {
-    std::vector<float> output = input;
-    gs::CpuExecuteOptions options;
-    options.ThreadCount = threads;
-    const gs::Status status = gs::ExecuteOnCpu(
-        op, {{output.data(), outputBytes}, {indices.data(), indices.size() * 8}, {updates.data(), updateBytes},
-             {output.data(), outputBytes}},
-        options);
-    ASSERT_TRUE(status.ok()) << status.message();
-    EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips);
-    EXPECT_TRUE(std::memcmp(output.data(), expected.data(), outputBytes) == 0) << "threads " << threads;
-  }
+  ExpectStripsInPlaceOnOneAndTwoThreads(add, indices, updates, input, expected);
 }
 
 // The same on halves: rows of 64 are two cache lines, which a reduction also folds in strips
@@ -259,18 +267,7 @@ TEST(ParallelScatter, AxisZeroHalfAdditionsOnRowsOfTwoLinesRunStrips) {
     uint16_t& acc = expected[indices[u] * kColumns + u % kColumns];
     acc = gs_reference::FloatToHalf(gs_reference::HalfToFloat(acc) + gs_reference::HalfToFloat(updates[u]));
   }
-  for (const int threads : {1, 2}) {
-    std::vector<uint16_t> output = input;
-    gs::CpuExecuteOptions options;
-    options.ThreadCount = threads;
-    const gs::Status status = gs::ExecuteOnCpu(
-        op, {{output.data(), add.outputBytes}, {indices.data(), indices.size() * 8}, {updates.data(), add.updateBytes},
-             {output.data(), add.outputBytes}},
-        options);
-    ASSERT_TRUE(status.ok()) << status.message();
-    EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips);
-    EXPECT_TRUE(std::memcmp(output.data(), expected.data(), add.outputBytes) == 0) << "threads " << threads;
-  }
+  ExpectStripsInPlaceOnOneAndTwoThreads(add, indices, updates, input, expected);
 }
 
 }  // namespace
