@@ -162,13 +162,13 @@ CaseLimits RowLimits(const Case& c, const std::string& variant) {
   Add(&l, "random_rows", units, false, CopyRows<kScatter, true, Memcpy, I>, view);
 #ifdef GS_LIMITS_X86
   if (kScatter) {
-    Add(&l, "random_rows_stream", units, true, StreamRows<true, true, 0, I>, view);
+    Add(&l, "random_rows_stream", units, false, StreamRows<true, true, 0, I>, view);
   } else {
-    Add(&l, "random_rows_prefetch8", units, true, StreamRows<false, true, 8, I>, view);
-    Add(&l, "random_rows_prefetch32", units, true, StreamRows<false, true, 32, I>, view);
-    Add(&l, "random_rows_prefetch8_l2", units, true, StreamRows<false, true, 8, I, true>, view);
-    Add(&l, "random_rows_prefetch32_l2", units, true, StreamRows<false, true, 32, I, true>, view);
-    Add(&l, "random_rows_prefetch64_l2", units, true, StreamRows<false, true, 64, I, true>, view);
+    Add(&l, "random_rows_prefetch8", units, false, StreamRows<false, true, 8, I>, view);
+    Add(&l, "random_rows_prefetch32", units, false, StreamRows<false, true, 32, I>, view);
+    Add(&l, "random_rows_prefetch8_l2", units, false, StreamRows<false, true, 8, I, true>, view);
+    Add(&l, "random_rows_prefetch32_l2", units, false, StreamRows<false, true, 32, I, true>, view);
+    Add(&l, "random_rows_prefetch64_l2", units, false, StreamRows<false, true, 64, I, true>, view);
   }
 #endif
   if (kScatter) Add(&l, "sequential_rows", units, false, CopyRows<true, false, LineCopy, I>, view);
