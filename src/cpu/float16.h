@@ -1,11 +1,13 @@
 // IEEE binary16 <-> binary32 for the reduction folds, exact and round-to-nearest-even, without
-// relying on F16C.
+// relying on F16C (the kernel sets that have it convert with it: simd/half_folds.h). Internal
+// linkage, as cpu/folds.h.
 #pragma once
 
 #include <cstdint>
 #include <cstring>
 
 namespace gs::cpu {
+namespace {
 
 inline float BitsToFloat(uint32_t bits) {
   float f;
@@ -71,4 +73,5 @@ uint16_t FloatToHalfNotNaN(float value) {
   return static_cast<uint16_t>(result | (sign >> 16));
 }
 
+}  // namespace
 }  // namespace gs::cpu

@@ -70,15 +70,16 @@ bool KernelSetSupported(KernelSet set) {
 #if defined(GS_HAVE_SSE2_KERNELS)
     case KernelSet::Sse2: return __builtin_cpu_supports("sse2");
 #endif
-    // The avx2 and avx512 files are built with -mbmi2 too (src/CMakeLists.txt).
+    // The avx2 and avx512 files are built with -mbmi2 and -mf16c too (src/CMakeLists.txt).
 #if defined(GS_HAVE_AVX2_KERNELS)
-    case KernelSet::Avx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2");
+    case KernelSet::Avx2:
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
 #endif
 #if defined(GS_HAVE_AVX512_KERNELS)
     case KernelSet::Avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-             __builtin_cpu_supports("bmi2");
+             __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
 #endif
 #if defined(GS_HAVE_NEON64_KERNELS)
     case KernelSet::Neon64: return true;  // Advanced SIMD is mandatory in ARMv8-A

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "cpu/reductions.h"
 #include "gs/tensor.h"
 #include "plan/hlsl_shared/plan_constants.h"
 #include "plan/machine.h"
@@ -120,6 +121,10 @@ struct KernelTable {
   FirstBadFn firstBad[4];               // [IndexKind]
   StreamCopyFn streamCopy;
   StreamFenceFn streamFence;
+  // float16 reductions converting with F16C (the x86 sets from avx2 on), [Reduction - 1] and
+  // [Reduction - 1][IndexKind]; nullptr elsewhere: the generic folds (cpu/reductions.cc).
+  CombineFn halfCombine[4];
+  FoldRowFn halfFoldRow[4][4];
 };
 
 // Int32, Int64, UInt32, UInt64 -> 0..3 (the order of the tables above).

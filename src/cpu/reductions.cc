@@ -1,111 +1,19 @@
 #include "cpu/reductions.h"
 
-#include <cstring>
-#include <type_traits>
-
 #include "cpu/elements.h"
 #include "cpu/float16.h"
+#include "cpu/folds.h"
+#include "cpu/kernel_set.h"
 
 namespace gs::cpu {
 namespace {
 
-template <typename T>
-T Load(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-template <typename T>
-void Store(uint8_t* p, T value) {
-  std::memcpy(p, &value, sizeof(T));
-}
-
-// Integers wrap around: compute in an unsigned type at least 32 bits wide, so that no
-// promotion to int can overflow, and truncate.
-template <typename T, Reduction R>
-T CombineInteger(T acc, T update) {
-  using Unsigned = std::make_unsigned_t<T>;
-  using Wide = std::conditional_t<(sizeof(T) < 4), uint32_t, Unsigned>;
-  const Wide a = static_cast<Unsigned>(acc), b = static_cast<Unsigned>(update);
-  if constexpr (R == Reduction::Add) return static_cast<T>(static_cast<Unsigned>(a + b));
-  if constexpr (R == Reduction::Multiply) return static_cast<T>(static_cast<Unsigned>(a * b));
-  if constexpr (R == Reduction::Min) return update < acc ? update : acc;
-  if constexpr (R == Reduction::Max) return update > acc ? update : acc;
-  return update;
-}
-
-// Floats: a NaN from ADD or MULTIPLY becomes the canonical quiet NaN (sign clear); MIN and MAX
-// keep an accumulated NaN, else take the update's NaN, and keep acc on ties such as +0/-0.
-// Values are compared and combined as Wide (binary32 for binary16: exact for one operation).
-// ADD and MULTIPLY pick as P says (float16.h).
-template <typename Bits, typename Wide, Reduction R, Picks P, Bits kCanonicalNaN, typename ToWide,
-          typename FromWide>
-Bits CombineFloat(Bits acc, Bits update, ToWide toWide, FromWide fromWide) {
-  const Wide a = toWide(acc), b = toWide(update);
-  if constexpr (R == Reduction::Min || R == Reduction::Max) {
-    if (a != a) return acc;
-    if (b != b) return update;
-    if constexpr (R == Reduction::Min) return b < a ? update : acc;
-    return b > a ? update : acc;
-  } else {
-    const Wide result = R == Reduction::Add ? a + b : a * b;
-    return Pick<P, Bits>(result != result, kCanonicalNaN, fromWide(result));
-  }
-}
-
-template <DataType D>
-struct Storage;
-template <> struct Storage<DataType::Float64> { using type = uint64_t; };
-template <> struct Storage<DataType::Float32> { using type = uint32_t; };
-template <> struct Storage<DataType::Float16> { using type = uint16_t; };
-template <> struct Storage<DataType::Int64> { using type = int64_t; };
-template <> struct Storage<DataType::Int32> { using type = int32_t; };
-template <> struct Storage<DataType::Int16> { using type = int16_t; };
-template <> struct Storage<DataType::Int8> { using type = int8_t; };
-template <> struct Storage<DataType::UInt64> { using type = uint64_t; };
-template <> struct Storage<DataType::UInt32> { using type = uint32_t; };
-template <> struct Storage<DataType::UInt16> { using type = uint16_t; };
-template <> struct Storage<DataType::UInt8> { using type = uint8_t; };
-
-template <DataType D, Reduction R, Picks P>
-typename Storage<D>::type CombineValue(typename Storage<D>::type acc,
-                                       typename Storage<D>::type update) {
-  if constexpr (D == DataType::Float64) {
-    auto toWide = [](uint64_t bits) { double d; std::memcpy(&d, &bits, 8); return d; };
-    auto fromWide = [](double d) { uint64_t bits; std::memcpy(&bits, &d, 8); return bits; };
-    return CombineFloat<uint64_t, double, R, P, 0x7ff8000000000000ull>(acc, update, toWide, fromWide);
-  } else if constexpr (D == DataType::Float32) {
-    return CombineFloat<uint32_t, float, R, P, 0x7fc00000u>(acc, update, BitsToFloat, FloatToBits);
-  } else if constexpr (D == DataType::Float16) {
-    return CombineFloat<uint16_t, float, R, P, uint16_t{0x7e00}>(acc, update, HalfToFloat<P>,
-                                                                   FloatToHalfNotNaN<P>);
-  } else {
-    return CombineInteger<typename Storage<D>::type, R>(acc, update);
-  }
-}
-
-template <DataType D, Reduction R, Picks P>
-void CombineArray(uint8_t* accumulator, const uint8_t* update, uint64_t count) {
-  using T = typename Storage<D>::type;
-  for (uint64_t i = 0; i < count; ++i) {
-    uint8_t* acc = accumulator + i * sizeof(T);
-    Store<T>(acc, CombineValue<D, R, P>(Load<T>(acc), Load<T>(update + i * sizeof(T))));
-  }
-}
-
-template <DataType D, Reduction R, typename IndexT>
-void FoldRow(uint8_t* data, uint64_t step, uint64_t stride, uint64_t bound, const uint8_t* indices,
-             const uint8_t* updates, uint64_t width) {
-  using T = typename Storage<D>::type;
-  for (uint64_t j = 0; j < width; ++j) {
-    bool ok;
-    const uint64_t p = ResolveIndex(LoadIndex<IndexT>(indices, j), bound, &ok);
-    if (!ok) continue;
-    uint8_t* acc = data + (p * stride + j * step) * sizeof(T);
-    Store<T>(acc, CombineValue<D, R, Picks::OneValue>(Load<T>(acc), Load<T>(updates + j * sizeof(T))));
-  }
-}
+// Binary16 converted in software (float16.h), picking as P says.
+template <Picks P>
+struct SoftHalf {
+  static float ToFloat(uint16_t h) { return HalfToFloat<P>(h); }
+  static uint16_t FromFloatNotNaN(float value) { return FloatToHalfNotNaN<P>(value); }
+};
 
 // What SelectCombine and SelectFoldRow make for one data type and reduction.
 struct MakeCombine {
@@ -114,14 +22,17 @@ struct MakeCombine {
   CombineFn Make() const {
     // MIN and MAX branch on NaNs: their arrays are no vector loops either way.
     constexpr bool kArithmetic = R == Reduction::Add || R == Reduction::Multiply;
-    return lanes && kArithmetic ? CombineArray<D, R, Picks::Lanes> : CombineArray<D, R, Picks::OneValue>;
+    return lanes && kArithmetic ? CombineArray<D, R, Picks::Lanes, SoftHalf<Picks::Lanes>>
+                                : CombineArray<D, R, Picks::OneValue, SoftHalf<Picks::OneValue>>;
   }
 };
 struct MakeFoldRow {
   DataType indexType;
   template <DataType D, Reduction R>
   FoldRowFn Make() const {
-    return WithIndexType(indexType, [](auto tag) -> FoldRowFn { return FoldRow<D, R, decltype(tag)>; });
+    return WithIndexType(indexType, [](auto tag) -> FoldRowFn {
+      return FoldRow<D, R, decltype(tag), SoftHalf<Picks::OneValue>>;
+    });
   }
 };
 
@@ -160,12 +71,21 @@ constexpr uint64_t kLanesFrom = 8;
 
 }  // namespace
 
-CombineFn SelectCombine(DataType type, Reduction reduction, uint64_t count) {
+CombineFn SelectCombine(KernelSet set, DataType type, Reduction reduction, uint64_t count) {
+  const uint32_t r = static_cast<uint32_t>(reduction) - 1;
+  if (type == DataType::Float16 && reduction != Reduction::None && KernelsOf(set).halfCombine[r] != nullptr) {
+    return KernelsOf(set).halfCombine[r];
+  }
   // A few elements fold faster one value at a time than through a vector loop's setup.
   return ForType(type, reduction, MakeCombine{count >= kLanesFrom});
 }
 
-FoldRowFn SelectFoldRow(DataType type, Reduction reduction, DataType indexType) {
+FoldRowFn SelectFoldRow(KernelSet set, DataType type, Reduction reduction, DataType indexType) {
+  const uint32_t r = static_cast<uint32_t>(reduction) - 1;
+  if (type == DataType::Float16 && reduction != Reduction::None &&
+      KernelsOf(set).halfFoldRow[r][IndexKind(indexType)] != nullptr) {
+    return KernelsOf(set).halfFoldRow[r][IndexKind(indexType)];
+  }
   return ForType(type, reduction, MakeFoldRow{indexType});
 }
 

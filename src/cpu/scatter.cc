@@ -39,7 +39,7 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   const ScatterRowFn row =
       KernelsOf(plan.cpu.kernelSet).scatterRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const FoldRowFn fold =
-      plan.reduction == Reduction::None ? nullptr : SelectFoldRow(plan.dataType, plan.reduction, plan.indexType);
+      plan.reduction == Reduction::None ? nullptr : SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
   parallel.For(tiling.strips, tiling.grain, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t strip = first; strip < last; ++strip) {
@@ -85,7 +85,7 @@ Status RunScatterLines(const plan::Plan& plan, const plan::HostBuffers& buffers,
   const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
   const uint64_t e = plan.elementSize, x = plan.indexSize;
-  const FoldRowFn fold = SelectFoldRow(plan.dataType, plan.reduction, plan.indexType);
+  const FoldRowFn fold = SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
   const RowTiling tiling = TileRows(plan, parallel.concurrency());
   // A row's updates land anywhere in its line: a contiguous next line is hinted for writing a
   // slice per chunk of this row, so that its first touches do not wait on memory one by one.

@@ -85,7 +85,7 @@ inline BlockWriter MakeWriter(const plan::Plan& plan, const plan::HostBuffers& b
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = buffers.inPlace ? plan.cpu.streamOutput : plan.cpu.streamOutputAfterCopy;
   return {plan.elementSize, plan.walk.blockElements,
-          overwrite ? nullptr : SelectCombine(plan.dataType, plan.reduction, plan.walk.blockElements),
+          overwrite ? nullptr : SelectCombine(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.walk.blockElements),
           stream ? kernels.streamCopy : nullptr, kernels.streamFence, stream ? 0 : plan.cpu.prefetchBytes,
           stream ? 0 : plan.cpu.aheadUnits};
 }

@@ -18,6 +18,7 @@
 
 #include "cpu/elements.h"
 #include "cpu/simd/block_walk.h"
+#include "cpu/simd/half_folds.h"
 #include "cpu/simd/next_row_hints.h"
 #include "cpu/simd/stream_intrinsics.h"
 #include "cpu/kernel_set.h"
@@ -344,6 +345,7 @@ KernelTable MakeTable() {
   t.firstBad[3] = FirstBad<Arch, uint64_t>;
   t.streamCopy = StreamCopy<Arch>;
   t.streamFence = StreamFence<Arch>;
+  FillHalfFolds(&t);
   return t;
 }
 
