@@ -75,7 +75,7 @@ def check_machines(baseline, contender, allow_other_machine):
     """Refuses (GateError) to compare runs of two machines unless allowed; returns a note."""
     old = history.machine_of(baseline.get("context", {}))
     new = history.machine_of(contender.get("context", {}))
-    if old == new:
+    if history.same_machine(baseline.get("context", {}), contender.get("context", {})):
         return "machine: %s" % history.machine_label(new)
     if not allow_other_machine:
         raise GateError("the runs come from two machines: baseline on %s, contender on %s "

@@ -55,18 +55,29 @@ def parse_name(name, kind):
     return "/".join(parts[:-3]), parts[-3], parts[-2], threads
 
 
-def machine_of(context):
+def machine_of(context, with_cpu_id=True):
     """The machine a run was taken on, from its context: (cpu model, cores, kernel set, LLC
-    bytes), None for a field the context does not give (machine_gaps says why). Runs before
-    gs-bench wrote cores and llc_bytes fall back on Google Benchmark's num_cpus and its largest
-    cache."""
+    bytes), None for a field the context does not give (machine_gaps says why). The cpu model
+    carries the cpu_id where the run recorded one (gs-bench and peers.py since 2026-11-28), as
+    "AMD EPYC (AuthenticAMD family 25 model 1 stepping 1)": a VM's model name alone does not
+    tell Zen 3 from Zen 4. Runs before gs-bench wrote cores and llc_bytes fall back on Google
+    Benchmark's num_cpus and its largest cache."""
     cores = context.get("cores") or context.get("num_cpus")
     llc = context.get("llc_bytes")
     if not llc and context.get("caches"):
         llc = max(c.get("size", 0) for c in context["caches"])
-    return (context.get("cpu_model") or context.get("host_name") or None,
-            str(cores) if cores else None, context.get("kernel_set") or None,
+    model = context.get("cpu_model") or context.get("host_name") or None
+    if model and with_cpu_id and context.get("cpu_id"):
+        model = "%s (%s)" % (model, context["cpu_id"])
+    return (model, str(cores) if cores else None, context.get("kernel_set") or None,
             str(llc) if llc else None)
+
+
+def same_machine(a, b):
+    """Whether two runs' contexts name one machine: machine_of alike, the cpu_id compared only
+    when both recorded one (a run from before it was written is not another machine for that)."""
+    both = bool(a.get("cpu_id")) and bool(b.get("cpu_id"))
+    return machine_of(a, both) == machine_of(b, both)
 
 
 MACHINE_FIELDS = ("cpu model", "cores", "kernel set", "LLC")

@@ -181,6 +181,7 @@ bool ParseCommandLine(int argc, char** argv, CommandLine* cl) {
 // The machine and build, in the JSON's context (the dashboard's series key on the machine's).
 std::vector<std::pair<std::string, std::string>> Context(const CommandLine& cl) {
   return {{"cpu_model", CpuModel()},
+          {"cpu_id", gs_bench::CpuId()},
           {"cores", std::to_string(std::thread::hardware_concurrency())},
           {"gs_version", GS_VERSION_STRING},
           {"gs_git_commit", GS_GIT_COMMIT},

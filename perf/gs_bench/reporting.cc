@@ -1,6 +1,7 @@
 #include "reporting.h"
 
 #include <fstream>
+#include <map>
 #include <utility>
 
 namespace gs_bench {
@@ -45,6 +46,38 @@ std::string CpuModel() {
     }
   }
   return "unknown";
+}
+
+std::string CpuId() {
+  std::ifstream in("/proc/cpuinfo");
+  std::map<std::string, std::string> fields;
+  std::string line;
+  while (std::getline(in, line) && !line.empty()) {  // the first processor's block
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    std::string key = line.substr(0, colon), value = line.substr(colon + 1);
+    key.erase(key.find_last_not_of(" \t") + 1);
+    value.erase(0, value.find_first_not_of(" \t"));
+    fields[key] = value;
+  }
+  std::string id;
+  auto add = [&](const char* key, const char* label) {
+    const auto it = fields.find(key);
+    if (it == fields.end() || it->second.empty()) return;
+    if (!id.empty()) id += ' ';
+    id += (label[0] != '\0' ? std::string(label) + " " : std::string()) + it->second;
+  };
+  if (fields.count("cpu family") != 0) {
+    add("vendor_id", "");
+    add("cpu family", "family");
+    add("model", "model");
+    add("stepping", "stepping");
+  } else {
+    add("CPU implementer", "implementer");
+    add("CPU part", "part");
+    add("CPU variant", "variant");
+  }
+  return id;
 }
 
 }  // namespace gs_bench

@@ -31,4 +31,9 @@ std::unique_ptr<benchmark::BenchmarkReporter> MakeReporter(const std::string& fo
 // /proc/cpuinfo's model name, "unknown" without one.
 std::string CpuModel();
 
+// Which core design the CPU is, where the model name does not say (a VM's "AMD EPYC" is Zen 3,
+// 4 or 5): /proc/cpuinfo's "AuthenticAMD family 25 model 1 stepping 1" on x86, "implementer
+// 0x41 part 0xd0c variant 0x3" on ARM64; "" when it has neither.
+std::string CpuId();
+
 }  // namespace gs_bench

@@ -194,6 +194,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   benchmark::AddCustomContext("cpu_model", gs_bench::CpuModel());
+  benchmark::AddCustomContext("cpu_id", gs_bench::CpuId());
   benchmark::AddCustomContext("suite", flags.suite);
   benchmark::AddCustomContext("gs_limits_mode", flags.short_mode ? "short" : "full");
   for (CaseLimits& c : limits) {

@@ -294,6 +294,28 @@ def suite_name(case, variant):
     return case["name"] + ("/" + variant if named else "")
 
 
+def cpu_id():
+    """Which core design the CPU is, as gs-bench's context says it (perf/gs_bench/reporting.h,
+    CpuId): "AuthenticAMD family 25 model 1 stepping 1", "implementer 0x41 part 0xd0c variant
+    0x3" on ARM64, "" without /proc/cpuinfo's fields."""
+    fields = {}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if not line.strip():
+                    break  # the first processor's block
+                key, sep, value = line.partition(":")
+                if sep:
+                    fields[key.strip()] = value.strip()
+    except OSError:
+        return ""
+    if "cpu family" in fields:
+        parts = [("", "vendor_id"), ("family", "cpu family"), ("model", "model"), ("stepping", "stepping")]
+    else:
+        parts = [("implementer", "CPU implementer"), ("part", "CPU part"), ("variant", "CPU variant")]
+    return " ".join((label + " " if label else "") + fields[key] for label, key in parts if fields.get(key))
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -344,6 +366,7 @@ def main():
         "num_cpus": os.cpu_count(),
         "cpu_model": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo")
                            if l.startswith("model name")), "unknown"),
+        "cpu_id": cpu_id(),
         "suite": os.path.abspath(args.suite),
         "mode": "short" if args.short else "full",
         "python": platform.python_version(),

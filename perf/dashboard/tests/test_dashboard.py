@@ -269,6 +269,24 @@ class GateTest(unittest.TestCase):
         self.assertEqual(status, 0, report)
         self.assertIn("machines differ", report)
 
+    def test_one_model_name_of_two_core_designs_is_two_machines(self):
+        # A VM's "AMD EPYC" is Zen 3 or Zen 4: the cpu_id tells them apart, in the series and
+        # at the gate; a run from before cpu_id was written is not refused for lacking it.
+        zen3 = dict(MACHINE_A, cpu_id="AuthenticAMD family 25 model 1 stepping 1")
+        zen4 = dict(MACHINE_A, cpu_id="AuthenticAMD family 25 model 17 stepping 1")
+        self.assertEqual(history.machine_label(history.machine_of(zen3)),
+                         "Machine A (AuthenticAMD family 25 model 1 stepping 1), 2 cores, avx2, LLC 32 MiB")
+        self.assertNotEqual(history.machine_of(zen3), history.machine_of(zen4))
+        base = fake_run({A: [0.4 * s for s in SPREAD]})
+        other = fake_run({A: [0.4 * s for s in SPREAD]})
+        base["context"], other["context"] = zen3, zen4
+        status, report = self.gate(base, other)
+        self.assertEqual(status, 2, report)
+        self.assertIn("the runs come from two machines", report)
+        base["context"], other["context"] = dict(MACHINE_A), zen3
+        status, report = self.gate(base, other)
+        self.assertEqual(status, 0, report)
+
     def test_counts_gate_flags_the_grown_benchmark_only(self):
         base = fake_counts({A: 1e6, B: 2e6})
         slower = fake_counts({A: 1.2e6, B: 2e6})
