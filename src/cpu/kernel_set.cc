@@ -4,6 +4,10 @@
 #include <cstring>
 #include <initializer_list>
 
+#if defined(GS_HAVE_AVX2_KERNELS) || defined(GS_HAVE_AVX512_KERNELS)
+#include <cpuid.h>
+#endif
+
 namespace gs::cpu {
 namespace simd {
 const KernelTable& ScalarKernels();
@@ -24,6 +28,15 @@ const KernelTable& Neon64Kernels();
 namespace {
 
 constexpr const char* kNames[kKernelSetCount] = {"scalar", "sse2", "avx2", "avx512", "neon64"};
+
+#if defined(GS_HAVE_AVX2_KERNELS) || defined(GS_HAVE_AVX512_KERNELS)
+// CPUID.1:ECX.F16C: clang 14's __builtin_cpu_supports does not know "f16c". The OS's saving of
+// the vector state it needs is what the avx2 check already asks.
+bool HasF16c() {
+  unsigned eax, ebx, ecx, edx;
+  return __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+}
+#endif
 
 const KernelTable& TableOf(KernelSet set) {
   switch (set) {
@@ -73,13 +86,13 @@ bool KernelSetSupported(KernelSet set) {
     // The avx2 and avx512 files are built with -mbmi2 and -mf16c too (src/CMakeLists.txt).
 #if defined(GS_HAVE_AVX2_KERNELS)
     case KernelSet::Avx2:
-      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2") && HasF16c();
 #endif
 #if defined(GS_HAVE_AVX512_KERNELS)
     case KernelSet::Avx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&
-             __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("f16c");
+             __builtin_cpu_supports("bmi2") && HasF16c();
 #endif
 #if defined(GS_HAVE_NEON64_KERNELS)
     case KernelSet::Neon64: return true;  // Advanced SIMD is mandatory in ARMv8-A

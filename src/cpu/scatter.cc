@@ -38,8 +38,9 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   const uint64_t stride = k.indexedStrides[0];
   const ScatterRowFn row =
       KernelsOf(plan.cpu.kernelSet).scatterRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
-  const FoldRowFn fold =
-      plan.reduction == Reduction::None ? nullptr : SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
+  const FoldRowFn fold = plan.reduction == Reduction::None
+                             ? nullptr
+                             : SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
   parallel.For(tiling.strips, tiling.grain, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t strip = first; strip < last; ++strip) {

@@ -84,8 +84,9 @@ inline BlockWriter MakeWriter(const plan::Plan& plan, const plan::HostBuffers& b
   const bool overwrite = plan.reduction == Reduction::None;
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const bool stream = buffers.inPlace ? plan.cpu.streamOutput : plan.cpu.streamOutputAfterCopy;
-  return {plan.elementSize, plan.walk.blockElements,
-          overwrite ? nullptr : SelectCombine(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.walk.blockElements),
+  const CombineFn combine =
+      overwrite ? nullptr : SelectCombine(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.walk.blockElements);
+  return {plan.elementSize, plan.walk.blockElements, combine,
           stream ? kernels.streamCopy : nullptr, kernels.streamFence, stream ? 0 : plan.cpu.prefetchBytes,
           stream ? 0 : plan.cpu.aheadUnits};
 }
