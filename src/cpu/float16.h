@@ -1,5 +1,5 @@
 // IEEE binary16 <-> binary32 for the reduction folds, exact and round-to-nearest-even, without
-// relying on F16C (the kernel sets that have it convert with it: simd/half_folds.h). Internal
+// conversion instructions (the kernel sets that have them use them: simd/half_folds.h). Internal
 // linkage, as cpu/folds.h.
 #pragma once
 

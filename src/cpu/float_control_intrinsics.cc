@@ -24,13 +24,15 @@ IeeeFloatScope::IeeeFloatScope() : saved_(_mm_getcsr()) {
 IeeeFloatScope::~IeeeFloatScope() { _mm_setcsr(saved_); }
 #elif defined(__aarch64__)
 namespace {
-// FPCR: flush-to-zero (FZ, and FZ16 for half precision), default NaN, rounding mode (RMode,
-// 00: nearest even), and the trap enables (IOE..IXE, IDE), all cleared.
+// FPCR: flush-to-zero (FZ, and FZ16 for half precision), default NaN, alternative half
+// precision (AHP: binary16 without infinities or NaNs in FCVT), rounding mode (RMode, 00:
+// nearest even), and the trap enables (IOE..IXE, IDE), all cleared.
 constexpr unsigned kFlushToZero = 1u << 24, kFlushToZero16 = 1u << 19, kDefaultNaN = 1u << 25,
-                   kRounding = 3u << 22, kTrapEnables = 0x9f00;
+                   kAlternativeHalf = 1u << 26, kRounding = 3u << 22, kTrapEnables = 0x9f00;
 }  // namespace
 IeeeFloatScope::IeeeFloatScope() : saved_(__builtin_aarch64_get_fpcr()) {
-  __builtin_aarch64_set_fpcr(saved_ & ~(kFlushToZero | kFlushToZero16 | kDefaultNaN | kRounding | kTrapEnables));
+  __builtin_aarch64_set_fpcr(saved_ & ~(kFlushToZero | kFlushToZero16 | kDefaultNaN | kAlternativeHalf | kRounding |
+                                        kTrapEnables));
 }
 IeeeFloatScope::~IeeeFloatScope() { __builtin_aarch64_set_fpcr(saved_); }
 #else

@@ -144,10 +144,12 @@ TEST_P(HalfFolds, RowsFoldInOrderWithEveryIndexKind) {
   }
 }
 
-// The x86 sets from avx2 on (built with F16C, and run only where the CPU has it) have their own
-// entries; the others take the generic folds.
-TEST_P(HalfFolds, TheX86SetsFromAvx2OnHaveTheirOwn) {
-  const bool own = GetParam() == gs::cpu::KernelSet::Avx2 || GetParam() == gs::cpu::KernelSet::Avx512;
+// The sets built with conversion instructions have their own entries (avx2 and avx512: F16C, run
+// only where the CPU has it; neon64: FCVT, in every ARMv8-A); the others take the generic folds.
+TEST_P(HalfFolds, TheSetsWithConversionInstructionsHaveTheirOwn) {
+  const gs::cpu::KernelSet set = GetParam();
+  const bool own = set == gs::cpu::KernelSet::Avx2 || set == gs::cpu::KernelSet::Avx512 ||
+                   set == gs::cpu::KernelSet::Neon64;
   for (uint32_t r = 0; r < 4; ++r) {
     EXPECT_EQ(table().halfCombine[r] != nullptr, own) << r;
     for (uint32_t kind = 0; kind < kIndexKinds; ++kind) EXPECT_EQ(table().halfFoldRow[r][kind] != nullptr, own) << r;

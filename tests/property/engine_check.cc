@@ -60,14 +60,6 @@ class GuardedBuffer {
   uint8_t* base_ = nullptr;
 };
 
-unsigned FloatControlState() {
-#if defined(__x86_64__) || defined(__i386__)
-  return _mm_getcsr() & 0xffc0u;  // rounding, FTZ, DAZ, exception masks; not the flags
-#else
-  return 0;
-#endif
-}
-
 std::string Hex(const uint8_t* p, uint32_t size) {
   std::ostringstream s;
   s << "0x";
@@ -113,6 +105,34 @@ bool ContainsNumber(const std::string& text, const std::string& number) {
 }
 
 }  // namespace
+
+unsigned FloatControlState() {
+#if defined(__x86_64__) || defined(__i386__)
+  return _mm_getcsr() & 0xffc0u;  // rounding, FTZ, DAZ, exception masks; not the flags
+#elif defined(__aarch64__)
+  return static_cast<unsigned>(__builtin_aarch64_get_fpcr());  // FPCR holds no flags
+#else
+  return 0;
+#endif
+}
+
+HostileFloatControl::HostileFloatControl() : saved_(FloatControlState()) {
+#if defined(__x86_64__) || defined(__i386__)
+  // MXCSR: flush-to-zero, denormals-are-zero, rounding toward zero.
+  _mm_setcsr(_mm_getcsr() | 0x8000u | 0x0040u | 0x6000u);
+#elif defined(__aarch64__)
+  // FPCR: FZ, FZ16, default NaN, alternative half precision, rounding toward zero.
+  __builtin_aarch64_set_fpcr(__builtin_aarch64_get_fpcr() | 1u << 24 | 1u << 19 | 1u << 25 | 1u << 26 | 3u << 22);
+#endif
+}
+
+HostileFloatControl::~HostileFloatControl() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_setcsr((_mm_getcsr() & 0x3fu) | saved_);  // the flags raised meanwhile stay
+#elif defined(__aarch64__)
+  __builtin_aarch64_set_fpcr(saved_);
+#endif
+}
 
 ReferenceResult RunReferenceOn(const RandomCase& c) {
   ReferenceResult result;
@@ -202,8 +222,8 @@ std::string CheckEngine(const RandomCase& c, const ReferenceResult& expected,
   if (!indices.Equals(c.indices)) problems << "\n- modified IndicesTensor";
   if (!updates.Equals(c.updates)) problems << "\n- modified UpdatesTensor";
   if (control_before != control_after) {
-    problems << "\n- left the floating-point control register changed (MXCSR " << std::hex
-             << control_before << " -> " << control_after << std::dec << ")";
+    problems << "\n- left the floating-point control register changed (0x" << std::hex
+             << control_before << " -> 0x" << control_after << std::dec << ")";
   }
 
   // The CPU engine ran the entry its plan chose for the call's thread count, as the entry's

@@ -45,6 +45,24 @@ struct EngineOptions {
   Executor execute = nullptr;  // empty: ExecuteOnCpu with the options above
 };
 
+// The floating-point control register as far as the engine must restore it (MXCSR without its
+// flags, FPCR; 0 elsewhere).
+unsigned FloatControlState();
+
+// While alive on this thread: the settings a host process may have left there for its own
+// arithmetic (flush-to-zero, denormals-are-zero, default NaN, alternative half precision,
+// rounding toward zero), none of which may change the engine's bytes; restores them after.
+class HostileFloatControl {
+ public:
+  HostileFloatControl();
+  ~HostileFloatControl();
+  HostileFloatControl(const HostileFloatControl&) = delete;
+  HostileFloatControl& operator=(const HostileFloatControl&) = delete;
+
+ private:
+  unsigned saved_;
+};
+
 // Executes `compiled` (compiled from c's desc) on guarded copies of c's buffers and compares
 // with `expected`: the whole output buffer byte for byte (bytes outside a strided view
 // included), guard bytes around every buffer, read-only buffers untouched, and on a checked

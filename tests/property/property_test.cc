@@ -132,6 +132,41 @@ TEST(Property, ReductionsWithCollisions) {
   const Implementations ran = Sweep(CaseKind::Reduction, 88 * 96);
   ExpectShare(ran, "scatter_lines", 0.01);
 }
+// A host's floating-point settings left on the calling thread (and so on the oneTBB workers it
+// starts) change no reduction's bytes on any kernel set, and are the host's again after the call.
+TEST(Property, ReductionsUnderTheHostsFloatControl) {
+  const uint64_t count = ScaledSeedCount(88 * 32);
+  int failures = 0;
+  for (uint64_t seed = 0; seed < count && failures < kMaxReportedFailures; ++seed) {
+    const RandomCase c = GenerateCase(CaseKind::Reduction, seed);
+    const ReferenceResult expected = RunReferenceOn(c);
+    for (gs::cpu::KernelSet set : gs::cpu::SupportedKernelSets()) {
+      const gs::plan::MachineInfo machine = MachineWith(set, false);
+      gs::CompiledOperator compiled;
+      std::string problem = CompileCase(c, &compiled, &machine);
+      bool restored = true;
+      EngineOptions options;
+      options.execute = [&](const gs::CompiledOperator& op, const gs::TensorBindings& bindings,
+                            gs::IndexChecking mode) {
+        HostileFloatControl hostile;
+        const unsigned before = FloatControlState();
+        gs::CpuExecuteOptions cpu;
+        cpu.Checking = mode;
+        cpu.ThreadCount = c.thread_count;
+        const gs::Status status = gs::ExecuteOnCpu(op, bindings, cpu);
+        restored = restored && FloatControlState() == before;
+        return status;
+      };
+      if (problem.empty()) problem = CheckEngine(c, expected, compiled, options);
+      if (!restored) problem += "\n- left the host's floating-point settings changed";
+      if (!problem.empty()) {
+        ADD_FAILURE() << "kernel set " << gs::cpu::KernelSetName(set) << ": " << problem;
+        ++failures;
+        break;
+      }
+    }
+  }
+}
 TEST(Property, CheckedBadIndicesFailCleanly) { Sweep(CaseKind::CheckedBad, 264 * 12); }
 TEST(Property, UncheckedOutOfRange) { Sweep(CaseKind::Unchecked, 264 * 12); }
 TEST(Property, InPlaceScatters) { Sweep(CaseKind::InPlace, 88 * 16); }
