@@ -72,19 +72,18 @@ constexpr uint64_t kLanesFrom = 8;
 }  // namespace
 
 CombineFn SelectCombine(KernelSet set, DataType type, Reduction reduction, uint64_t count) {
-  const uint32_t r = static_cast<uint32_t>(reduction) - 1;
-  if (type == DataType::Float16 && reduction != Reduction::None && KernelsOf(set).halfCombine[r] != nullptr) {
-    return KernelsOf(set).halfCombine[r];
+  if (type == DataType::Float16 && reduction != Reduction::None) {
+    const CombineFn own = KernelsOf(set).halfCombine[static_cast<uint32_t>(reduction) - 1];
+    if (own != nullptr) return own;
   }
   // A few elements fold faster one value at a time than through a vector loop's setup.
   return ForType(type, reduction, MakeCombine{count >= kLanesFrom});
 }
 
 FoldRowFn SelectFoldRow(KernelSet set, DataType type, Reduction reduction, DataType indexType) {
-  const uint32_t r = static_cast<uint32_t>(reduction) - 1;
-  if (type == DataType::Float16 && reduction != Reduction::None &&
-      KernelsOf(set).halfFoldRow[r][IndexKind(indexType)] != nullptr) {
-    return KernelsOf(set).halfFoldRow[r][IndexKind(indexType)];
+  if (type == DataType::Float16 && reduction != Reduction::None) {
+    const FoldRowFn own = KernelsOf(set).halfFoldRow[static_cast<uint32_t>(reduction) - 1][IndexKind(indexType)];
+    if (own != nullptr) return own;
   }
   return ForType(type, reduction, MakeFoldRow{indexType});
 }
