@@ -1,8 +1,8 @@
 // The reductions' arithmetic as templates over how binary16 converts (a Half: ToFloat and
-// FromFloatNotNaN), built generic in reductions.cc and, with conversion instructions, into the kernel
-// sets that have them (simd/half_folds.h). Internal linkage, as cpu/elements.h: each kernel set's translation unit
-// has its own instruction-set flags, and a shared inline copy could hand its code to a CPU
-// without them.
+// FromFloatNotNaN), built generic in reductions.cc and, with conversion instructions, into the
+// kernel sets that have them (simd/half_folds.h). Internal linkage, as cpu/elements.h: each
+// kernel set's translation unit has its own instruction-set flags, and a shared inline copy
+// could hand its code to a CPU without them.
 #pragma once
 
 #include <cstdint>

@@ -121,8 +121,9 @@ struct KernelTable {
   FirstBadFn firstBad[4];               // [IndexKind]
   StreamCopyFn streamCopy;
   StreamFenceFn streamFence;
-  // float16 reductions converting in hardware (F16C in avx2 and avx512, FCVT in neon64), [Reduction - 1] and
-  // [Reduction - 1][IndexKind]; nullptr elsewhere: the generic folds (cpu/reductions.cc).
+  // float16 reductions converting in hardware (F16C in avx2 and avx512, FCVT in neon64),
+  // [Reduction - 1] and [Reduction - 1][IndexKind]; nullptr elsewhere: the generic folds
+  // (cpu/reductions.cc).
   CombineFn halfCombine[4];
   FoldRowFn halfFoldRow[4][4];
 };

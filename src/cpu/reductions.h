@@ -13,8 +13,8 @@ namespace gs::cpu {
 using CombineFn = void (*)(uint8_t* accumulator, const uint8_t* update, uint64_t count);
 
 // The combine function of a kernel set for a data type, a reduction other than None and
-// arrays of about `count` elements: the set's own for float16 where it has one (simd/half_folds.h), else
-// the generic one.
+// arrays of about `count` elements: the set's own for float16 where it has one
+// (simd/half_folds.h), else the generic one.
 CombineFn SelectCombine(plan::KernelSet set, DataType type, Reduction reduction, uint64_t count);
 
 // Folds a row's `width` element updates, in order, into `data`: update j (contiguous in

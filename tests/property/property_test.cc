@@ -132,8 +132,9 @@ TEST(Property, ReductionsWithCollisions) {
   const Implementations ran = Sweep(CaseKind::Reduction, 88 * 96);
   ExpectShare(ran, "scatter_lines", 0.01);
 }
-// A host's floating-point settings left on the calling thread (and so on the oneTBB workers it
-// starts) change no reduction's bytes on any kernel set, and are the host's again after the call.
+
+// A host's floating-point settings on the calling thread change no reduction's bytes, on any
+// kernel set or thread count the cases draw, and are the host's again after the call.
 TEST(Property, ReductionsUnderTheHostsFloatControl) {
   const uint64_t count = ScaledSeedCount(88 * 32);
   int failures = 0;
