@@ -164,8 +164,7 @@ SuiteDesc ReadDesc(const json& spec) {
   return d;
 }
 
-// The suite's index distribution: "uniform" per tuple component, or "unique" (a sample
-// without replacement, tuple size 1), from the case's seed.
+// The suite's index distribution (DrawIndices), from the case's seed.
 void FillIndices(const Case& c, const SuiteDesc& d, void* indices) {
   DrawIndices(c, Product(d.at("IndicesTensor").sizes), d.tuple_bounds,
               [&](uint64_t i, uint64_t value) { StoreIndex(indices, d.itype, i, value); });

@@ -86,8 +86,12 @@ def make_indices(case, rng):
     else:
         bounds = [inp[attrs.get("Axis", 0)]]
     count = int(np.prod(ishape))
-    if case.get("indices", {}).get("distribution", "uniform") == "unique":
+    law = case.get("indices", {})
+    if law.get("distribution", "uniform") == "unique":
         flat = rng.choice(bounds[0], size=count, replace=False)
+    elif law.get("distribution") == "zipf":
+        weights = np.arange(1, bounds[0] + 1, dtype=np.float64) ** -law.get("exponent", 1.0)
+        flat = rng.choice(bounds[0], size=count, p=weights / weights.sum())
     else:
         cols = [rng.integers(0, b, size=count // len(bounds)) for b in bounds]
         flat = np.stack(cols, axis=1).reshape(-1)
