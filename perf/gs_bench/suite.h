@@ -34,8 +34,8 @@ std::string BenchmarkName(const Case& c, const std::string& variant, const std::
 // "unique": a sample of [0, bounds[0]) without replacement (a partial Fisher-Yates shuffle);
 // "zipf": value k of [0, bounds[0]) with probability proportional to 1 / (k + 1)^exponent
 // (the entry's "exponent", 1 unless given): the skew of token ids in an embedding's gradient,
-// the hot values first. Uniform draws take the high half of a 128-bit product, the same on every platform (no
-// std::uniform_int_distribution).
+// the hot values first. Uniform draws take the high half of a 128-bit product, the same on
+// every platform (no std::uniform_int_distribution).
 template <class Store>
 void DrawIndices(const Case& c, uint64_t count, const std::vector<uint64_t>& bounds, Store store) {
   std::mt19937_64 rng(c.spec.at("seed").get<uint64_t>());

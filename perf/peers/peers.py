@@ -87,14 +87,17 @@ def make_indices(case, rng):
         bounds = [inp[attrs.get("Axis", 0)]]
     count = int(np.prod(ishape))
     law = case.get("indices", {})
-    if law.get("distribution", "uniform") == "unique":
+    distribution = law.get("distribution", "uniform")
+    if distribution == "unique":
         flat = rng.choice(bounds[0], size=count, replace=False)
-    elif law.get("distribution") == "zipf":
+    elif distribution == "zipf":
         weights = np.arange(1, bounds[0] + 1, dtype=np.float64) ** -law.get("exponent", 1.0)
         flat = rng.choice(bounds[0], size=count, p=weights / weights.sum())
-    else:
+    elif distribution == "uniform":
         cols = [rng.integers(0, b, size=count // len(bounds)) for b in bounds]
         flat = np.stack(cols, axis=1).reshape(-1)
+    else:
+        raise ValueError("%s: unknown index distribution %s" % (case["name"], distribution))
     return flat.astype(dtype).reshape(ishape)
 
 
