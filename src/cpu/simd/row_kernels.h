@@ -293,25 +293,44 @@ void ScatterRow(uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64
   }
 }
 
+// Whether the Fit31 form of a row (GatherRow) or of a row of tuples (GatherTupleRow) has code
+// of its own for this set and element size; where it has not, its table entries take the Any
+// form's instantiation, the same code, compiled once rather than twice.
+template <class Arch, size_t N>
+constexpr bool Fit31RowDiffers() {
+#ifndef GS_SCALAR_ONLY
+  return N <= 4 && kHasHardwareGather<Arch>;
+#else
+  return false;
+#endif
+}
+
+template <class Arch, size_t N>
+constexpr bool Fit31TupleRowDiffers() {
+  return N == 4 && Fit31RowDiffers<Arch, N>();
+}
+
 // [tracked][log2][IndexKind] of one element size and form, plain or streamed.
 template <class Arch, size_t N, bool kStream, bool kFit31>
 void FillGatherRows(GatherRowFn (&rows)[2][4][4], uint32_t log2) {
-  rows[0][log2][0] = GatherRow<Arch, N, int32_t, kStream, false, kFit31>;
-  rows[0][log2][1] = GatherRow<Arch, N, int64_t, kStream, false, kFit31>;
-  rows[0][log2][2] = GatherRow<Arch, N, uint32_t, kStream, false, kFit31>;
-  rows[0][log2][3] = GatherRow<Arch, N, uint64_t, kStream, false, kFit31>;
-  rows[1][log2][0] = GatherRow<Arch, N, int32_t, kStream, true, kFit31>;
-  rows[1][log2][1] = GatherRow<Arch, N, int64_t, kStream, true, kFit31>;
-  rows[1][log2][2] = GatherRow<Arch, N, uint32_t, kStream, true, kFit31>;
-  rows[1][log2][3] = GatherRow<Arch, N, uint64_t, kStream, true, kFit31>;
+  constexpr bool kF = kFit31 && Fit31RowDiffers<Arch, N>();
+  rows[0][log2][0] = GatherRow<Arch, N, int32_t, kStream, false, kF>;
+  rows[0][log2][1] = GatherRow<Arch, N, int64_t, kStream, false, kF>;
+  rows[0][log2][2] = GatherRow<Arch, N, uint32_t, kStream, false, kF>;
+  rows[0][log2][3] = GatherRow<Arch, N, uint64_t, kStream, false, kF>;
+  rows[1][log2][0] = GatherRow<Arch, N, int32_t, kStream, true, kF>;
+  rows[1][log2][1] = GatherRow<Arch, N, int64_t, kStream, true, kF>;
+  rows[1][log2][2] = GatherRow<Arch, N, uint32_t, kStream, true, kF>;
+  rows[1][log2][3] = GatherRow<Arch, N, uint64_t, kStream, true, kF>;
 }
 
 template <class Arch, size_t N, bool kFit31>
 void FillGatherTupleRows(GatherTupleRowFn (&rows)[4][4], uint32_t log2) {
-  rows[log2][0] = GatherTupleRow<Arch, N, int32_t, kFit31>;
-  rows[log2][1] = GatherTupleRow<Arch, N, int64_t, kFit31>;
-  rows[log2][2] = GatherTupleRow<Arch, N, uint32_t, kFit31>;
-  rows[log2][3] = GatherTupleRow<Arch, N, uint64_t, kFit31>;
+  constexpr bool kF = kFit31 && Fit31TupleRowDiffers<Arch, N>();
+  rows[log2][0] = GatherTupleRow<Arch, N, int32_t, kF>;
+  rows[log2][1] = GatherTupleRow<Arch, N, int64_t, kF>;
+  rows[log2][2] = GatherTupleRow<Arch, N, uint32_t, kF>;
+  rows[log2][3] = GatherTupleRow<Arch, N, uint64_t, kF>;
 }
 
 template <class Arch, KernelSet kSet>
