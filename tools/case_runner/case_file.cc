@@ -23,17 +23,17 @@ struct FormatError {
   std::string message;
 };
 
-[[noreturn]] void Fail(std::string message) { throw FormatError{std::move(message)}; }
+[[noreturn]] void Reject(std::string message) { throw FormatError{std::move(message)}; }
 
 std::string Quote(const std::string& text) { return "\"" + text + "\""; }
 
 const std::string& GetString(const json& value, const std::string& what) {
-  if (!value.is_string()) Fail(what + " must be a string, got " + value.type_name());
+  if (!value.is_string()) Reject(what + " must be a string, got " + value.type_name());
   return value.get_ref<const std::string&>();
 }
 
 const json& GetArray(const json& value, const std::string& what) {
-  if (!value.is_array()) Fail(what + " must be an array, got " + value.type_name());
+  if (!value.is_array()) Reject(what + " must be an array, got " + value.type_name());
   return value;
 }
 
@@ -42,7 +42,7 @@ std::vector<uint32_t> ReadUint32List(const json& value, const std::string& what)
   for (const json& item : GetArray(value, what)) {
     uint32_t v;
     const std::string error = ReadUint32(item, &v);
-    if (!error.empty()) Fail(what + "[" + std::to_string(list.size()) + "]: " + error);
+    if (!error.empty()) Reject(what + "[" + std::to_string(list.size()) + "]: " + error);
     list.push_back(v);
   }
   return list;
@@ -54,14 +54,14 @@ std::vector<uint8_t> ReadValues(const json& value, DataType type, const std::str
   std::vector<uint8_t> bytes(array.size() * elementSize);
   for (size_t i = 0; i < array.size(); ++i) {
     const std::string error = EncodeValue(array[i], type, &bytes[i * elementSize]);
-    if (!error.empty()) Fail(what + "[" + std::to_string(i) + "]: " + error);
+    if (!error.empty()) Reject(what + "[" + std::to_string(i) + "]: " + error);
   }
   return bytes;
 }
 
 TensorSpec ParseTensor(const json& object, Role role) {
   const std::string name = RoleName(role);
-  if (!object.is_object()) Fail(name + " must be an object, got " + object.type_name());
+  if (!object.is_object()) Reject(name + " must be an object, got " + object.type_name());
   const bool isOutput = role == Role::Output;
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
@@ -69,24 +69,24 @@ TensorSpec ParseTensor(const json& object, Role role) {
     if (key == "data" && !isOutput) continue;
     if ((key == "fill" || key == "expected") && isOutput) continue;
     if (key == "data")
-      Fail("OutputTensor takes \"fill\" (its bytes before the call), not \"data\"");
+      Reject("OutputTensor takes \"fill\" (its bytes before the call), not \"data\"");
     if (key == "fill" || key == "expected")
-      Fail(name + " is an input: \"" + key + "\" is only for OutputTensor");
-    Fail("unknown key " + Quote(key) + " in " + name);
+      Reject(name + " is an input: \"" + key + "\" is only for OutputTensor");
+    Reject("unknown key " + Quote(key) + " in " + name);
   }
 
   TensorSpec spec;
-  if (!object.contains("dataType")) Fail(name + " has no dataType");
+  if (!object.contains("dataType")) Reject(name + " has no dataType");
   const std::string& typeName = GetString(object["dataType"], name + ".dataType");
   if (!ParseDataType(typeName.c_str(), &spec.dataType)) {
-    Fail(name + ".dataType: unknown data type " + Quote(typeName));
+    Reject(name + ".dataType: unknown data type " + Quote(typeName));
   }
-  if (!object.contains("sizes")) Fail(name + " has no sizes");
+  if (!object.contains("sizes")) Reject(name + " has no sizes");
   spec.sizes = ReadUint32List(object["sizes"], name + ".sizes");
   if (object.contains("strides")) {
     spec.strides = ReadUint32List(object["strides"], name + ".strides");
     if (spec.strides->size() != spec.sizes.size()) {
-      Fail(name + ": strides has " + std::to_string(spec.strides->size()) + " values, sizes " +
+      Reject(name + ": strides has " + std::to_string(spec.strides->size()) + " values, sizes " +
            std::to_string(spec.sizes.size()));
     }
   }
@@ -102,42 +102,42 @@ TensorSpec ParseTensor(const json& object, Role role) {
 
 void ParseAttributes(const json& object, Case* c) {
   if (!object.is_object())
-    Fail(std::string("attributes must be an object, got ") + object.type_name());
+    Reject(std::string("attributes must be an object, got ") + object.type_name());
   const char* opName = OperatorTypeName(c->op);
   for (const auto& item : object.items()) {
     const std::string& key = item.key();
     if (key == "Reduction") {
-      if (!IsScatter(c->op)) Fail(std::string("attribute Reduction does not belong to ") + opName);
+      if (!IsScatter(c->op)) Reject(std::string("attribute Reduction does not belong to ") + opName);
       const std::string& value = GetString(item.value(), "attribute Reduction");
       if (!ParseReduction(value.c_str(), &c->reduction)) {
-        Fail("attribute Reduction: unknown reduction " + Quote(value) +
+        Reject("attribute Reduction: unknown reduction " + Quote(value) +
              " (NONE, ADD, MULTIPLY, MIN or MAX)");
       }
       continue;
     }
     int a = 0;
     while (a < kAttributeCount && key != AttributeName(static_cast<Attribute>(a))) ++a;
-    if (a == kAttributeCount) Fail("unknown attribute " + Quote(key));
+    if (a == kAttributeCount) Reject("unknown attribute " + Quote(key));
     if (!HasAttribute(c->op, static_cast<Attribute>(a))) {
-      Fail("attribute " + key + " does not belong to " + opName);
+      Reject("attribute " + key + " does not belong to " + opName);
     }
     uint32_t value;
     const std::string error = ReadUint32(item.value(), &value);
-    if (!error.empty()) Fail("attribute " + key + ": " + error);
+    if (!error.empty()) Reject("attribute " + key + ": " + error);
     c->attributes[a] = value;
   }
 }
 
 void ParseTensors(const json& object, Case* c) {
   if (!object.is_object())
-    Fail(std::string("tensors must be an object, got ") + object.type_name());
+    Reject(std::string("tensors must be an object, got ") + object.type_name());
   for (const auto& item : object.items()) {
     int r = 0;
     while (r < kRoleCount && item.key() != kRoleNames[r]) ++r;
-    if (r == kRoleCount) Fail("unknown tensor " + Quote(item.key()));
+    if (r == kRoleCount) Reject("unknown tensor " + Quote(item.key()));
     const auto role = static_cast<Role>(r);
     if (role == Role::Updates && !IsScatter(c->op)) {
-      Fail(std::string("UpdatesTensor does not belong to ") + OperatorTypeName(c->op));
+      Reject(std::string("UpdatesTensor does not belong to ") + OperatorTypeName(c->op));
     }
     c->tensors[r] = ParseTensor(item.value(), role);
   }
@@ -145,7 +145,7 @@ void ParseTensors(const json& object, Case* c) {
 
 uint64_t CountOf(const TensorSpec& spec, const std::string& what) {
   uint64_t count;
-  if (!ElementCount(spec.sizes, &count)) Fail(what + " has more elements than 2^64");
+  if (!ElementCount(spec.sizes, &count)) Reject(what + " has more elements than 2^64");
   return count;
 }
 
@@ -158,7 +158,7 @@ void CheckConsistency(Case* c) {
   for (int a = 0; a < kAttributeCount; ++a) {
     const auto attribute = static_cast<Attribute>(a);
     if (strict && HasAttribute(c->op, attribute) && !c->attributes[a]) {
-      Fail(std::string(opName) + " needs attribute " + AttributeName(attribute));
+      Reject(std::string(opName) + " needs attribute " + AttributeName(attribute));
     }
   }
   for (int r = 0; r < kRoleCount; ++r) {
@@ -167,7 +167,7 @@ void CheckConsistency(Case* c) {
     const std::optional<TensorSpec>& spec = c->tensors[r];
     const std::string name = kRoleNames[r];
     if (!spec) {
-      if (strict) Fail(std::string(opName) + " needs " + name);
+      if (strict) Reject(std::string(opName) + " needs " + name);
       continue;
     }
     const uint32_t elementSize = spec->ElementSize();
@@ -175,25 +175,25 @@ void CheckConsistency(Case* c) {
     if (spec->data && !spec->strides && strict) {
       const uint64_t count = CountOf(*spec, name);
       if (spec->data->size() / elementSize != count) {
-        Fail(name + "." + (role == Role::Output ? "fill" : "data") + " has " +
+        Reject(name + "." + (role == Role::Output ? "fill" : "data") + " has " +
              std::to_string(spec->data->size() / elementSize) + " values, the tensor has " +
              std::to_string(count) + " elements");
       }
     }
     if (role != Role::Output) {
-      if (!spec->data && strict) Fail(name + " has no data");
+      if (!spec->data && strict) Reject(name + " has no data");
       continue;
     }
     if (c->expectError && spec->expected) {
-      Fail("OutputTensor has \"expected\", but the case expects an error");
+      Reject("OutputTensor has \"expected\", but the case expects an error");
     }
     if (!c->expectError && !spec->expected) {
-      Fail("OutputTensor has no \"expected\" (nor does the case say \"expect\": \"error\")");
+      Reject("OutputTensor has no \"expected\" (nor does the case say \"expect\": \"error\")");
     }
     if (spec->expected) {
       const uint64_t count = CountOf(*spec, name);
       if (spec->expected->size() / elementSize != count) {
-        Fail("OutputTensor.expected has " + std::to_string(spec->expected->size() / elementSize) +
+        Reject("OutputTensor.expected has " + std::to_string(spec->expected->size() / elementSize) +
              " values, the tensor has " + std::to_string(count) + " elements");
       }
     }
@@ -202,56 +202,56 @@ void CheckConsistency(Case* c) {
     const std::optional<TensorSpec>& input = c->tensor(Role::Input);
     const std::optional<TensorSpec>& output = c->tensor(Role::Output);
     if (output && output->data)
-      Fail("an in-place OutputTensor carries no \"fill\": its buffer is InputTensor's");
+      Reject("an in-place OutputTensor carries no \"fill\": its buffer is InputTensor's");
     if (strict && !IsScatter(c->op))
-      Fail(std::string("inPlace is only for the scatters, not ") + opName);
+      Reject(std::string("inPlace is only for the scatters, not ") + opName);
     if (strict && input && output &&
         (input->sizes != output->sizes || input->strides != output->strides ||
          input->dataType != output->dataType)) {
-      Fail("inPlace: OutputTensor must repeat InputTensor's dataType, sizes and strides");
+      Reject("inPlace: OutputTensor must repeat InputTensor's dataType, sizes and strides");
     }
   }
 }
 
 Case ParseCase(const json& object) {
-  if (!object.is_object()) Fail(std::string("a case must be an object, got ") + object.type_name());
+  if (!object.is_object()) Reject(std::string("a case must be an object, got ") + object.type_name());
   for (const auto& item : object.items()) {
     static const std::set<std::string> kKeys = {"name",   "operator",      "attributes", "tensors",
                                                 "expect", "errorContains", "mode",       "inPlace"};
-    if (kKeys.count(item.key()) == 0) Fail("unknown key " + Quote(item.key()) + " in case");
+    if (kKeys.count(item.key()) == 0) Reject("unknown key " + Quote(item.key()) + " in case");
   }
   Case c;
   // The name first, so that later errors are reported under it.
-  if (!object.contains("name")) Fail("case has no name");
+  if (!object.contains("name")) Reject("case has no name");
   c.name = GetString(object["name"], "name");
-  if (c.name.empty()) Fail("name is empty");
+  if (c.name.empty()) Reject("name is empty");
 
-  if (!object.contains("operator")) Fail("case has no operator");
+  if (!object.contains("operator")) Reject("case has no operator");
   const std::string& opName = GetString(object["operator"], "operator");
-  if (!ParseOperatorType(opName.c_str(), &c.op)) Fail("unknown operator " + Quote(opName));
+  if (!ParseOperatorType(opName.c_str(), &c.op)) Reject("unknown operator " + Quote(opName));
 
   if (object.contains("expect")) {
     const std::string& expect = GetString(object["expect"], "expect");
-    if (expect != "error") Fail("expect must be \"error\", got " + Quote(expect));
+    if (expect != "error") Reject("expect must be \"error\", got " + Quote(expect));
     c.expectError = true;
   }
   if (object.contains("errorContains")) {
-    if (!c.expectError) Fail("errorContains needs \"expect\": \"error\"");
+    if (!c.expectError) Reject("errorContains needs \"expect\": \"error\"");
     c.errorContains = GetString(object["errorContains"], "errorContains");
   }
   if (object.contains("mode")) {
     const std::string& mode = GetString(object["mode"], "mode");
     if (mode != "checked" && mode != "unchecked") {
-      Fail("mode must be \"checked\" or \"unchecked\", got " + Quote(mode));
+      Reject("mode must be \"checked\" or \"unchecked\", got " + Quote(mode));
     }
     c.unchecked = mode == "unchecked";
   }
   if (object.contains("inPlace")) {
-    if (!object["inPlace"].is_boolean()) Fail("inPlace must be true or false");
+    if (!object["inPlace"].is_boolean()) Reject("inPlace must be true or false");
     c.inPlace = object["inPlace"].get<bool>();
   }
   if (object.contains("attributes")) ParseAttributes(object["attributes"], &c);
-  if (!object.contains("tensors")) Fail("case has no tensors");
+  if (!object.contains("tensors")) Reject("case has no tensors");
   ParseTensors(object["tensors"], &c);
   CheckConsistency(&c);
   return c;
