@@ -31,7 +31,8 @@ import gate_test  # noqa: E402  (the command line both gate tests share)
 import gs_gate  # noqa: E402
 
 PLANTED = "gather_nd/f32/elements/q2/i64/cpu/unchecked/threads:1"
-SAME_RUNS = 5  # pairs of same-build runs judged (the counts are deterministic: 10 cost CI a minute)
+SAME_RUNS = 2  # pairs of same-build runs judged: the counts are deterministic (5 runs at c3a5368 matched
+               # the baseline in every field), and each pair of runs costs CI about 50 s
 CALLS = 5
 
 
