@@ -161,6 +161,24 @@ uint64_t FirstBad(const uint8_t* indices, uint64_t n, const uint64_t* bounds, ui
   return FirstBadScalar(idx, 0, n, bounds, tupleSize, firstComponent);
 }
 
+// Whether the Fit31 form of a row (GatherRow) or of a row of tuples (GatherTupleRow) has code
+// of its own for this set and element size. Only then is it instantiated: elsewhere its table
+// entries take the Any form's, the same code, rather than compile it twice (perf/results/
+// 2026-11-29-ci-time.md). A new Fit31 path widens these first.
+template <class Arch, size_t N>
+constexpr bool Fit31RowDiffers() {
+#ifndef GS_SCALAR_ONLY
+  return N <= 4 && kHasHardwareGather<Arch>;
+#else
+  return false;
+#endif
+}
+
+template <class Arch, size_t N>
+constexpr bool Fit31TupleRowDiffers() {
+  return N == 4 && Fit31RowDiffers<Arch, N>();
+}
+
 // A row in either form (RowOffsets): Fit31 runs 32-bit lanes where the set has hardware
 // gathers, for the geometry RowOffsetsFit31 admits (the plan checked it once for every row of
 // the call). Then the two layouts the plan makes most, without multiplies: every output
@@ -169,8 +187,9 @@ uint64_t FirstBad(const uint8_t* indices, uint64_t n, const uint64_t* bounds, ui
 template <class Arch, size_t N, typename IndexT, bool kStream, bool kTrack, bool kFit31>
 bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64_t bound,
                const uint8_t* indices, uint8_t* out, uint64_t n, NextRowData next) {
+  static_assert(!kFit31 || Fit31RowDiffers<Arch, N>());
 #ifndef GS_SCALAR_ONLY
-  if constexpr (kFit31 && N == 4 && kHasHardwareGather<Arch>) {
+  if constexpr (kFit31 && N == 4) {
     // Last-axis rows, the layout the plan makes most, without the layout's tests per vector.
     if (dataStep == 0 && indexedStride == 1) {
       return GatherRow4Vector<Arch, IndexT, kStream, kTrack, true>(data, 0, 1, bound, indices, out, n, next);
@@ -178,7 +197,7 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
     return GatherRow4Vector<Arch, IndexT, kStream, kTrack, false>(data, dataStep, indexedStride, bound, indices, out,
                                                                   n, next);
   }
-  if constexpr (kFit31 && N <= 2 && kHasHardwareGather<Arch>) {
+  if constexpr (kFit31 && N <= 2) {
     if (n >= 64 / N) {  // at least one block
       const uint64_t extentBytes = ((n - 1) * dataStep + (bound - 1) * indexedStride + 1) * N;
       uint64_t done;
@@ -262,8 +281,9 @@ bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_
 template <class Arch, size_t N, typename IndexT, bool kFit31>
 bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                     uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
+  static_assert(!kFit31 || Fit31TupleRowDiffers<Arch, N>());
 #ifndef GS_SCALAR_ONLY
-  if constexpr (kFit31 && N == 4 && kHasHardwareGather<Arch>) {
+  if constexpr (kFit31) {
     uint64_t done;
     bool vectorOk;
     if constexpr (kAvx512Pairs<Arch>) {
@@ -291,23 +311,6 @@ void ScatterRow(uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64
     const uint64_t p = ResolveIndex<IndexT>(idx[j], bound, &ok);
     if (ok) std::memcpy(d + j * dataStep + p * indexedStride, u + j, N);
   }
-}
-
-// Whether the Fit31 form of a row (GatherRow) or of a row of tuples (GatherTupleRow) has code
-// of its own for this set and element size; where it has not, its table entries take the Any
-// form's instantiation, the same code, compiled once rather than twice.
-template <class Arch, size_t N>
-constexpr bool Fit31RowDiffers() {
-#ifndef GS_SCALAR_ONLY
-  return N <= 4 && kHasHardwareGather<Arch>;
-#else
-  return false;
-#endif
-}
-
-template <class Arch, size_t N>
-constexpr bool Fit31TupleRowDiffers() {
-  return N == 4 && Fit31RowDiffers<Arch, N>();
 }
 
 // [tracked][log2][IndexKind] of one element size and form, plain or streamed.
