@@ -31,8 +31,8 @@ import gate_test  # noqa: E402  (the command line both gate tests share)
 import gs_gate  # noqa: E402
 
 PLANTED = "gather_nd/f32/elements/q2/i64/cpu/unchecked/threads:1"
-SAME_RUNS = 2  # pairs of same-build runs judged: the counts are deterministic (5 runs at c3a5368 matched
-               # the baseline in every field), and each pair of runs costs CI about 50 s
+SAME_RUNS = 2  # pairs of same-build runs judged: the counts are deterministic, so more prove nothing more
+               # (perf/results/2026-11-29-ci-time.md)
 CALLS = 5
 
 
