@@ -151,7 +151,9 @@ bool GatherElementRows(const plan::Plan& plan, const uint8_t* input, const uint8
       for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next()) {
         if (r + kRowsAhead < rowEnd) {
           PrefetchRow(indices + (ahead.index() + column) * x, width * x);
-          PrefetchForWrite(output + (ahead.iter() + column) * e, width * e);
+          // Not when streamed: the hint would read each output line for ownership, the very
+          // read non-temporal stores are there to save.
+          if (!stream) PrefetchForWrite(output + (ahead.iter() + column) * e, width * e);
           ahead.Next();
         }
         allInBounds &= source.row(source.rows, source.step, source.stride, bound,

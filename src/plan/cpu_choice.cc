@@ -27,11 +27,17 @@ constexpr uint64_t kScatterTeamBytes = 256 * 1024;
 // The pieces a scatter's Input -> Output copy splits large blocks into.
 constexpr uint64_t kCopyPieceBytes = 256 * 1024;
 
+// The most last-level cache one core of today's parts has to itself (about 12 MiB on the
+// largest, 3D-stacked ones). A VM that shows a few vCPUs of a host's whole LLC (2 of a Xeon's
+// 300 MiB) shares it with cores it cannot see (perf/results/2026-12-01-emerald-rapids-streams.md).
+constexpr uint64_t kMostCacheOfOneCore = 16ull << 20;
+
 // Stores bypass the cache when the call touches more than one core's share of the last-level
 // cache: with every core busy that share is all a core keeps, so lines written once would cost a
 // read for ownership and evict what the others need (perf/results/2026-11-26-cpu-16-threads.md).
 bool Streams(const MachineInfo& machine, uint64_t touchedBytes) {
-  return machine.llcBytes > 0 && touchedBytes > machine.llcBytes / std::max<uint32_t>(1, machine.cores);
+  const uint64_t share = std::min(machine.llcBytes / std::max<uint32_t>(1, machine.cores), kMostCacheOfOneCore);
+  return machine.llcBytes > 0 && touchedBytes > share;
 }
 
 // A gather streams only when what it reads is past that share too: from a cached source the

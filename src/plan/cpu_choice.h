@@ -58,7 +58,7 @@ struct CpuChoice {
   CpuImplementation manyThreads = CpuImplementation::GatherUnits;  // a call on several, this
   KernelSet kernelSet = KernelSet::Scalar;  // the kernels both run (MachineInfo::kernelSet)
   RowGeometry rows;           // the row and strip implementations
-  bool streamOutput = false;  // whole-line output stores bypass the cache (call > LLC)
+  bool streamOutput = false;  // whole-line output stores bypass the cache (call > a core's LLC share)
   bool streamCopy = false;    // scatters: the Input -> Output copy bypasses the cache
   bool streamOutputAfterCopy = false;  // scatters not in place: streamOutput after that copy
   uint64_t copyPieceBytes = 0;  // scatters: the copy's blocks split into pieces this long (0: whole)

@@ -239,6 +239,22 @@ TEST(CpuChoice, OutputsStreamWhenTheCallTouchesMoreThanOneCoresShareOfTheCache) 
   EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &d, sixteen).streamOutput);
 }
 
+// A VM's 2 vCPUs that report a host's 300 MiB LLC do not keep 150 MiB each: a core's share is
+// at most 16 MiB, whatever the LLC over the cores.
+TEST(CpuChoice, NoCoresShareOfTheCacheIsAboveSixteenMiB) {
+  Tensor input(DataType::Float32, {100000, 256});  // 100 MB, past any share
+  Tensor fewIndices(DataType::Int32, {7000, 1}), manyIndices(DataType::Int32, {9000, 1});
+  Tensor fewRows(DataType::Float32, {7000, 256}), manyRows(DataType::Float32, {9000, 256});
+  // Rows of 1 KiB, read and written: 7000 touch 14 MB (under 16 MiB), 9000 touch 18 MB.
+  GatherNdOperatorDesc few{&input.desc, &fewIndices.desc, &fewRows.desc, 2, 2};
+  GatherNdOperatorDesc many{&input.desc, &manyIndices.desc, &manyRows.desc, 2, 2};
+  const plan::MachineInfo vm = TestMachine(300ull << 20);
+  EXPECT_FALSE(ChoiceOf(OperatorType::GatherNd, &few, vm).streamOutput);
+  EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &many, vm).streamOutput);
+  // Under the bound a share is the LLC over the cores, as before: 12 MiB of 24.
+  EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &few, TestMachine(24ull << 20)).streamOutput);
+}
+
 // A gather whose Input fits a core's share reads a cached source: it streams only when Input
 // is past the share too.
 TEST(CpuChoice, GathersFromACachedInputDoNotStream) {
