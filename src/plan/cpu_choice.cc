@@ -40,10 +40,14 @@ bool Streams(const MachineInfo& machine, uint64_t touchedBytes) {
   return machine.llcBytes > 0 && touchedBytes > share;
 }
 
-// A gather streams only when what it reads is past that share too: from a cached source the
-// copy is bound by its stores, and there plain stores outran non-temporal ones (same file).
+// A gather streams only when what it reads is past that share too, or is read about once (an
+// Input no smaller than the output). From a source it rereads while cached, a copy is bound by
+// its stores, and there plain stores outran non-temporal ones on one core (same file); a source
+// read once is not such a source (perf/results/2026-12-02-sources-read-once.md).
 bool GatherStreams(const Plan& plan, const MachineInfo& machine, uint64_t touchedBytes) {
-  return Streams(machine, touchedBytes) && Streams(machine, ViewSpanInBytes(plan.tensor(TensorRole::Input)));
+  const uint64_t inputBytes = ViewSpanInBytes(plan.tensor(TensorRole::Input));
+  const uint64_t outputBytes = plan.walk.unitCount * plan.walk.blockElements * plan.elementSize;
+  return Streams(machine, touchedBytes) && (Streams(machine, inputBytes) || inputBytes >= outputBytes);
 }
 
 // Element units along the last walked dim, which is contiguous in the walked tensor and in

@@ -267,6 +267,30 @@ TEST(CpuChoice, GathersFromACachedInputDoNotStream) {
   EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &d, TestMachine(64 * 1024)).streamOutput);
 }
 
+// An Input no smaller than the output is read about once, not reread from the cache: past the
+// share the gather streams, whether or not the Input alone fits it.
+TEST(CpuChoice, GathersThatReadTheirInputOnceStreamPastTheShare) {
+  Tensor input(DataType::Float32, {1024, 256});  // 1 MiB
+  Tensor indices(DataType::Int32, {1024, 1});
+  Tensor output(DataType::Float32, {1024, 256});
+  GatherNdOperatorDesc rows{&input.desc, &indices.desc, &output.desc, 2, 2};
+  // 2 MiB and 4 KiB touched; the shares are 1 MiB and 4 MiB: the Input fits the first, not past it.
+  EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &rows, TestMachine(2 * 1024 * 1024)).streamOutput);
+  EXPECT_FALSE(ChoiceOf(OperatorType::GatherNd, &rows, TestMachine(8 * 1024 * 1024)).streamOutput);
+  // GatherElements along the last axis of int8 with int64 indices: Input and output 64 KiB
+  // each, 640 KiB touched.
+  Tensor bytes(DataType::Int8, {256, 256});
+  Tensor byteIndices(DataType::Int64, {256, 256});
+  GatherElementsOperatorDesc elements{&bytes.desc, &byteIndices.desc, &bytes.desc, 1};
+  EXPECT_TRUE(ChoiceOf(OperatorType::GatherElements, &elements, TestMachine(1024 * 1024)).streamOutput);
+  // One output row more than the Input has (along axis 0): the output is larger than the
+  // Input, which is then reread from the cache, and the gather does not stream.
+  Tensor tallIndices(DataType::Int64, {257, 256});
+  Tensor tallOutput(DataType::Int8, {257, 256});
+  GatherElementsOperatorDesc reread{&bytes.desc, &tallIndices.desc, &tallOutput.desc, 0};
+  EXPECT_FALSE(ChoiceOf(OperatorType::GatherElements, &reread, TestMachine(1024 * 1024)).streamOutput);
+}
+
 TEST(CpuChoice, ScatterOverwritesAndCopiesStreamPastTheShare) {
   Tensor input(DataType::Float32, {1000, 256});
   Tensor indices(DataType::Int32, {64, 1});
