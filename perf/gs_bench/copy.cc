@@ -59,35 +59,49 @@ __attribute__((target("avx"))) void VectorSlice256(char* dst, const char* src, s
   std::memcpy(dst + b, src + b, bytes - b);
 }
 
+// The streamed slices take their lines four 4 KiB pages at a time, a line of each in turn, as
+// gs's own streamed copy does (src/cpu/simd/stream_intrinsics.h), and the lines past the last
+// whole group of pages in order: the byte offset of the k-th line copied of `lines`.
+inline size_t LineOffset(size_t k, size_t lines) {
+  constexpr size_t kPageBytes = 4096, kPagesAtOnce = 4, kGroupLines = kPagesAtOnce * kPageBytes / kLine;
+  if (k >= lines / kGroupLines * kGroupLines) return k * kLine;
+  return (k / kGroupLines) * kGroupLines * kLine + (k % kPagesAtOnce) * kPageBytes +
+         (k % kGroupLines / kPagesAtOnce) * kLine;
+}
+
 __attribute__((target("avx512f"))) void StreamingSlice512(char* dst, const char* src, size_t bytes) {
-  size_t b = Head(dst, src, bytes);
-  for (; b + kLine <= bytes; b += kLine)
-    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + b), _mm512_loadu_si512(src + b));
+  const size_t b = Head(dst, src, bytes), lines = (bytes - b) / kLine;
+  for (size_t k = 0; k < lines; ++k) {
+    const size_t at = b + LineOffset(k, lines);
+    _mm512_stream_si512(reinterpret_cast<__m512i*>(dst + at), _mm512_loadu_si512(src + at));
+  }
   _mm_sfence();  // the streamed lines reach memory before the copy counts as done
-  std::memcpy(dst + b, src + b, bytes - b);
+  std::memcpy(dst + b + lines * kLine, src + b + lines * kLine, bytes - b - lines * kLine);
 }
 
 __attribute__((target("avx"))) void StreamingSlice256(char* dst, const char* src, size_t bytes) {
-  size_t b = Head(dst, src, bytes);
-  for (; b + kLine <= bytes; b += kLine) {
-    auto* d = reinterpret_cast<__m256i*>(dst + b);
-    auto* s = reinterpret_cast<const __m256i*>(src + b);
+  const size_t b = Head(dst, src, bytes), lines = (bytes - b) / kLine;
+  for (size_t k = 0; k < lines; ++k) {
+    const size_t at = b + LineOffset(k, lines);
+    auto* d = reinterpret_cast<__m256i*>(dst + at);
+    auto* s = reinterpret_cast<const __m256i*>(src + at);
     _mm256_stream_si256(d, _mm256_loadu_si256(s));
     _mm256_stream_si256(d + 1, _mm256_loadu_si256(s + 1));
   }
   _mm_sfence();
-  std::memcpy(dst + b, src + b, bytes - b);
+  std::memcpy(dst + b + lines * kLine, src + b + lines * kLine, bytes - b - lines * kLine);
 }
 
 void StreamingSlice128(char* dst, const char* src, size_t bytes) {
-  size_t b = Head(dst, src, bytes);
-  for (; b + kLine <= bytes; b += kLine) {
-    auto* d = reinterpret_cast<__m128i*>(dst + b);
-    auto* s = reinterpret_cast<const __m128i*>(src + b);
+  const size_t b = Head(dst, src, bytes), lines = (bytes - b) / kLine;
+  for (size_t k = 0; k < lines; ++k) {
+    const size_t at = b + LineOffset(k, lines);
+    auto* d = reinterpret_cast<__m128i*>(dst + at);
+    auto* s = reinterpret_cast<const __m128i*>(src + at);
     for (int i = 0; i < 4; ++i) _mm_stream_si128(d + i, _mm_loadu_si128(s + i));
   }
   _mm_sfence();
-  std::memcpy(dst + b, src + b, bytes - b);
+  std::memcpy(dst + b + lines * kLine, src + b + lines * kLine, bytes - b - lines * kLine);
 }
 #endif
 
