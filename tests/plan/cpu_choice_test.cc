@@ -255,8 +255,8 @@ TEST(CpuChoice, NoCoresShareOfTheCacheIsAboveSixteenMiB) {
   EXPECT_TRUE(ChoiceOf(OperatorType::GatherNd, &few, TestMachine(24ull << 20)).streamOutput);
 }
 
-// A gather whose Input fits a core's share reads a cached source: it streams only when Input
-// is past the share too.
+// A gather whose Input fits a core's share and is smaller than its output rereads a cached
+// source: it streams only when Input is past the share too.
 TEST(CpuChoice, GathersFromACachedInputDoNotStream) {
   Tensor input(DataType::Float32, {64, 256});  // 64 KiB
   Tensor indices(DataType::Int32, {1024, 1});
