@@ -244,7 +244,7 @@ def scaling_section(page, bench_runs):
 def verdict_table(page, rows, value_name, how):
     """The latest run against its baseline: one row per benchmark, regressions first."""
     page.text("p", how)
-    order = {"REGRESSION": 0, "noisy": 1, "improvement": 2, "ok": 3}
+    order = {"REGRESSION": 0, "noisy": 1, "retimed": 2, "improvement": 3, "ok": 4}
     page.add("<table class=\"verdicts\"><tr><th>benchmark</th><th>baseline %s</th>"
              "<th>latest %s</th><th>change</th><th>verdict</th></tr>" % (value_name, value_name))
     for name, old, new, change, verdict in sorted(rows, key=lambda r: (order[r[4]], r[0])):
@@ -274,7 +274,8 @@ def latest_section(page, machine_runs, kind):
     rows = gs_gate.band_verdicts(baseline.doc, latest.doc, gs_gate.WALL_TOLERANCE)
     how = ("%s against %s: copy-normalised time (1 / copy_ratio, lower is better); a change "
            "beyond %.0f%% is a regression when the two runs' noise bands (copy_ratio min to max) "
-           "are apart, else noisy. gs_gate.py's U test needs runs of %d or more repetitions."
+           "are apart, else noisy; retimed when the two runs timed a CPU row two ways (gs-bench's "
+           "blocks, 2026-12-02). gs_gate.py's U test needs runs of %d or more repetitions."
            % (describe(latest), describe(baseline), 100 * gs_gate.WALL_TOLERANCE,
               gs_gate.MIN_REPETITIONS))
     verdict_table(page, rows, "1/copy_ratio", how)
@@ -381,6 +382,7 @@ p.lead { font-size: 1.1em; }
 p.gaps { color: #a40; }
 tr.regression td { background: #fdd; }
 tr.noisy td { background: #ffd; }
+tr.retimed td { background: #eef; }
 tr.improvement td { background: #dfd; }
 """
 

@@ -1,8 +1,9 @@
 // The copy baseline, the denominator of copy_ratio: the fastest of a few ways to copy the same
-// bytes with the same threads (oneTBB), each timed between the operator's calls.
+// bytes with the same threads (oneTBB), each timed in blocks between the operator's blocks.
 #pragma once
 
 #include <array>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -56,32 +57,34 @@ void ParallelCopy(void* dst, const void* src, size_t bytes, int threads, tbb::ta
 void CyclicParallelCopy(void* dst, size_t dst_bytes, const void* src, size_t src_bytes, int threads,
                         tbb::task_arena* arena, CopyWay way);
 
-// Seconds each way took in one round; 0 for a way this CPU lacks.
+// Seconds each way took at one place of a block; 0 for a way this CPU lacks.
 struct CopyTimes {
   std::array<double, kCopyWays> seconds{};
   double Fastest() const;  // the least nonzero time
 };
 
 // The copy of the same bytes a benchmark moves: total_bytes / 2 copied (total_bytes moved),
-// run between the operator's calls (A B A B) so that both see the same machine. source_bytes:
-// the bytes a gather reads its rows from; when fewer than total_bytes / 2, kCachedSource
-// copies from a source of that size (else it is not timed).
+// run in blocks between the operator's (TimeInBlocks) so that both see the same machine.
+// source_bytes: the bytes a gather reads its rows from; when fewer than total_bytes / 2,
+// kCachedSource copies from a source of that size (else it is not timed).
 class CopyBaseline {
  public:
   explicit CopyBaseline(uint64_t total_bytes, uint64_t source_bytes = 0);
   uint64_t source_bytes() const { return source_bytes_; }  // as asked for
   uint64_t total_bytes() const { return total_bytes_; }
-  // One round: each available way once with `threads` threads, starting from a different way
-  // each round, so that none always runs straight after the call (whose dirty lines it pays).
-  CopyTimes Run(int threads);
+  // One block: each available way with `threads` threads, one untimed run and then `runs` timed
+  // runs back to back (the k-th CopyTimes holds each way's k-th), so that each way is timed
+  // after itself and pays no other's dirty lines; the ways that leave dirty lines run first.
+  std::vector<CopyTimes> RunBlock(int threads, int runs);
 
  private:
+  double RunOnce(CopyWay way, int threads);  // seconds
   uint64_t total_bytes_, source_bytes_;
   Buffer src_, dst_, cached_src_;
-  int round_ = 0;
 };
 
-// The pairs of one benchmark: each call's time and the copy round after it.
+// The pairs of one benchmark: each call's time and the copy's times at its place in the copy's
+// block after it.
 class CopyPairs {
  public:
   void Add(double call_seconds, const CopyTimes& copy) {
@@ -99,5 +102,40 @@ class CopyPairs {
   std::vector<double> calls_;
   std::vector<CopyTimes> copies_;
 };
+
+// Timed calls back to back in a block, before the copy's block.
+constexpr int kBlockCalls = 5;
+// The runs' context says copy_timing: kCopyTiming, so that the dashboard tells them from the
+// runs timed call by call before 2026-12-02 (perf/dashboard/gs_gate.py: timed_in_blocks).
+inline constexpr char kCopyTiming[] = "blocks";
+
+// A benchmark's loop against the copy: blocks of up to kBlockCalls timed calls back to back
+// (the benchmark's manual time), each after one untimed call and followed by the copy's block
+// of as many runs. Each side is timed after itself, as the peers time their calls, rather than
+// after the other's dirty lines (perf/results/2026-12-02-blocks.md). call(timed) runs the call
+// once and returns false to stop the loop (the caller keeps its error). State is
+// benchmark::State, Copy a CopyBaseline (others in tests).
+template <class State, class Copy, class Call>
+CopyPairs TimeInBlocks(State& state, Copy& copy, int threads, const Call& call) {
+  CopyPairs pairs;
+  std::vector<double> block;
+  const auto end_block = [&] {
+    const std::vector<CopyTimes> copies = copy.RunBlock(threads, static_cast<int>(block.size()));
+    for (size_t i = 0; i < block.size(); ++i) pairs.Add(block[i], copies[i]);
+    block.clear();
+  };
+  for ([[maybe_unused]] auto _ : state) {
+    if (block.empty() && !call(false)) break;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (!call(true)) break;
+    const auto t1 = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(t1 - t0).count();
+    state.SetIterationTime(seconds);
+    block.push_back(seconds);
+    if (block.size() == kBlockCalls) end_block();
+  }
+  if (!block.empty()) end_block();
+  return pairs;
+}
 
 }  // namespace gs_bench

@@ -1,6 +1,7 @@
 // The copy baseline must copy exactly the bytes asked, whichever way: a way that copied fewer
 // (a lost tail, a slice left out) would read as a faster copy and flatter no one but itself.
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -67,17 +68,20 @@ INSTANTIATE_TEST_SUITE_P(All, CopyWays,
                                            CopyWay::kStreamingPieces),
                          [](const auto& info) { return std::string(CopyWayName(info.param)); });
 
-// A round times every available way, and the fastest is the least of them.
+// A block times every available way at each of its places, and the fastest is the least.
 TEST(CopyBaseline, TimesEveryWayAndKeepsTheFastest) {
   CopyBaseline copy(2 << 20, 256 << 10);
-  const CopyTimes t = copy.Run(2);
-  double least = 0;
-  for (int w = 0; w < kCopyWays; ++w) {
-    const bool available = CopyWayAvailable(static_cast<CopyWay>(w));
-    EXPECT_EQ(t.seconds[w] > 0, available) << CopyWayName(static_cast<CopyWay>(w));
-    if (available && (least == 0 || t.seconds[w] < least)) least = t.seconds[w];
+  const std::vector<CopyTimes> block = copy.RunBlock(2, 3);
+  ASSERT_EQ(block.size(), 3u);
+  for (const CopyTimes& t : block) {
+    double least = 0;
+    for (int w = 0; w < kCopyWays; ++w) {
+      const bool available = CopyWayAvailable(static_cast<CopyWay>(w));
+      EXPECT_EQ(t.seconds[w] > 0, available) << CopyWayName(static_cast<CopyWay>(w));
+      if (available && (least == 0 || t.seconds[w] < least)) least = t.seconds[w];
+    }
+    EXPECT_EQ(t.Fastest(), least);
   }
-  EXPECT_EQ(t.Fastest(), least);
 }
 
 // The cached source is a gather's: timed only when it is smaller than the bytes copied, and it
@@ -86,12 +90,66 @@ TEST(CopyBaseline, CopiesFromTheCachedSourceOnlyWhenItIsSmaller) {
   for (const CopyWay way : {CopyWay::kCachedSource, CopyWay::kCachedVector}) {
     SCOPED_TRACE(CopyWayName(way));
     const int cached = static_cast<int>(way);
-    EXPECT_EQ(CopyBaseline(2 << 20).Run(2).seconds[cached], 0);
-    EXPECT_EQ(CopyBaseline(2 << 20, 1 << 20).Run(2).seconds[cached], 0);  // as large as the copy
+    EXPECT_EQ(CopyBaseline(2 << 20).RunBlock(2, 1).at(0).seconds[cached], 0);
+    EXPECT_EQ(CopyBaseline(2 << 20, 1 << 20).RunBlock(2, 1).at(0).seconds[cached], 0);  // as large as the copy
     CopyBaseline copy(2 << 20, 3 << 16);  // 192 KiB: five whole pieces and a part
     EXPECT_EQ(copy.source_bytes(), 3u << 16);
-    EXPECT_GT(copy.Run(2).seconds[cached], 0);
+    EXPECT_GT(copy.RunBlock(2, 1).at(0).seconds[cached], 0);
   }
+}
+
+// What TimeInBlocks did, in order: "s" an untimed call, "c" a timed one, "b<runs>" a copy block.
+struct Journal {
+  std::string events;
+  std::vector<double> iteration_times;
+  int iterations = 0;
+  // benchmark::State's part that TimeInBlocks uses: a loop of `iterations` and each one's time.
+  auto begin() {
+    loop_.assign(static_cast<size_t>(iterations), 0);
+    return loop_.begin();
+  }
+  auto end() { return loop_.end(); }
+  void SetIterationTime(double seconds) { iteration_times.push_back(seconds); }
+  std::vector<CopyTimes> RunBlock(int threads, int runs) {
+    EXPECT_EQ(threads, 2);
+    events += " b" + std::to_string(runs) + " ";
+    std::vector<CopyTimes> times(static_cast<size_t>(runs));
+    for (CopyTimes& t : times) t.seconds[0] = 1;
+    return times;
+  }
+
+ private:
+  std::vector<int> loop_;
+};
+
+// Calls back to back in blocks of kBlockCalls, each after one untimed call, then the copy's block
+// of as many runs; a last, partial block gets a copy block of its size. The peers time their
+// calls back to back, and a call timed straight after a copy paid the copy's dirty lines.
+TEST(TimeInBlocks, TimesCallsBackToBackBetweenTheCopysBlocks) {
+  Journal journal;
+  journal.iterations = 2 * kBlockCalls + 2;
+  const CopyPairs pairs = TimeInBlocks(journal, journal, 2, [&](bool timed) {
+    journal.events += timed ? "c" : "s";
+    return true;
+  });
+  const std::string block = "s" + std::string(kBlockCalls, 'c') + " b" + std::to_string(kBlockCalls) + " ";
+  EXPECT_EQ(journal.events, block + block + "scc b2 ");
+  EXPECT_EQ(journal.iteration_times.size(), static_cast<size_t>(journal.iterations));
+  benchmark::UserCounters counters;
+  pairs.SetCounters(counters, 1000);
+  EXPECT_EQ(counters["copy_pairs"].value, journal.iterations);
+}
+
+// A call that fails ends the loop; its block's calls still get their copy.
+TEST(TimeInBlocks, StopsAtTheFirstFailedCall) {
+  Journal journal;
+  journal.iterations = 10;
+  int calls = 0;
+  TimeInBlocks(journal, journal, 2, [&](bool timed) {
+    journal.events += timed ? "c" : "s";
+    return ++calls < 4;
+  });
+  EXPECT_EQ(journal.events, "sccc b2 ");
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 
 #include "cpu/kernel_set.h"  // internal: which kernel set the engine chose, for the context
 #include "cpu/machine.h"  // internal: the cache size the plan streams above, for the context
+#include "copy.h"
 #include "counts.h"
 #include "partition.h"
 #include "reporting.h"
@@ -217,6 +218,7 @@ int main(int argc, char** argv) {
     return gs_bench::CountCalls(cases, cl.options, cl.valgrind_calls, cl.filter, Context(cl));
   }
   for (const auto& [key, value] : Context(cl)) benchmark::AddCustomContext(key, value);
+  benchmark::AddCustomContext("copy_timing", gs_bench::kCopyTiming);
   gs_bench::RegisterBenchmarks(cases, cl.options);
 
   BareNameReporter display(MakeReporter(cl.format, cl.color));

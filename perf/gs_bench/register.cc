@@ -1,7 +1,6 @@
 #include "register.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -73,13 +72,8 @@ void SetThroughputCounters(benchmark::State& state, uint64_t total, int threads)
   state.counters["threads"] = benchmark::Counter(threads);
 }
 
-double Seconds(std::chrono::steady_clock::time_point from, std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
-// A B A B: each iteration times the operator's call (the benchmark's time) and then the copies
-// of the same bytes with the same threads (copy.h), so a neighbour that slows the machine
-// slows both.
+// The calls timed in blocks against the copies of the same bytes with the same threads
+// (copy.h: TimeInBlocks), so that a neighbour that slows the machine slows both.
 void RunCase(benchmark::State& state, const Case* c, const std::string& variant, bool checked,
              int threads) {
   Prepared* prepared = CurrentCase(state, c, variant);
@@ -94,18 +88,12 @@ void RunCase(benchmark::State& state, const Case* c, const std::string& variant,
     state.SkipWithError(st.message().c_str());
     return;
   }
-  copy->Run(threads);
   PlantedSlowdown planted(c->name, BenchmarkName(*c, variant, "cpu", checked, threads));
-  CopyPairs pairs;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
+  const CopyPairs pairs = TimeInBlocks(state, *copy, threads, [&](bool timed) {
     st = gs::ExecuteOnCpu(p.op, p.bindings, options);
-    if (planted.ExtraCall() && st.ok()) st = gs::ExecuteOnCpu(p.op, p.bindings, options);
-    const auto t1 = std::chrono::steady_clock::now();
-    if (!st.ok()) break;
-    state.SetIterationTime(Seconds(t0, t1));
-    pairs.Add(Seconds(t0, t1), copy->Run(threads));
-  }
+    if (timed && planted.ExtraCall() && st.ok()) st = gs::ExecuteOnCpu(p.op, p.bindings, options);
+    return st.ok();
+  });
   if (!st.ok()) {
     state.SkipWithError(st.message().c_str());
     return;
@@ -250,8 +238,8 @@ void RegisterD3D12(const std::vector<Case>& cases, double min_time) {
 }
 #endif
 
-// --short: a fixed number of call/copy pairs per CPU row rather than a minimum time, so that
-// the median of the per-pair ratios always has enough pairs to stand on.
+// --short: a fixed number of call/copy pairs per CPU row (three blocks) rather than a minimum
+// time, so that the median of the per-pair ratios always has enough pairs to stand on.
 constexpr int kShortPairs = 15;
 
 void RegisterCpu(const std::vector<Case>& cases, double min_time) {

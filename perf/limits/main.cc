@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <memory>
@@ -136,13 +135,8 @@ void RunSliced(const Loop& loop, int threads) {
   });
 }
 
-double Seconds(std::chrono::steady_clock::time_point from,
-               std::chrono::steady_clock::time_point to) {
-  return std::chrono::duration<double>(to - from).count();
-}
-
-// A B A B as gs-bench: each iteration times the loop (the benchmark's manual time), then a copy
-// of the case's bytes with the same threads; copy_ratio is the median of copy time / loop time.
+// Timed in blocks against a copy of the case's bytes with the same threads, as gs-bench
+// (gs_bench/copy.h: TimeInBlocks); copy_ratio is the median of copy time / loop time.
 void RunLimit(benchmark::State& state, CaseLimits* c, const Loop* loop, int threads) {
   if (loop->avx512 && !gs_limits::HasAvx512()) {
     state.SkipWithError("needs AVX-512 (F, BW, VL, DQ)");
@@ -157,17 +151,12 @@ void RunLimit(benchmark::State& state, CaseLimits* c, const Loop* loop, int thre
   }
   gs_bench::CopyBaseline* copy = CurrentCopy(c->total_bytes);
   RunSliced(*loop, threads);  // warm-up
-  copy->Run(threads);
-  gs_bench::CopyPairs pairs;
-  for (auto _ : state) {
-    const auto t0 = std::chrono::steady_clock::now();
+  const gs_bench::CopyPairs pairs = gs_bench::TimeInBlocks(state, *copy, threads, [&](bool) {
     RunSliced(*loop, threads);
     benchmark::DoNotOptimize(c->output());
     benchmark::ClobberMemory();
-    const auto t1 = std::chrono::steady_clock::now();
-    state.SetIterationTime(Seconds(t0, t1));
-    pairs.Add(Seconds(t0, t1), copy->Run(threads));
-  }
+    return true;
+  });
   const double total = static_cast<double>(c->total_bytes);
   state.counters["GB_per_s"] = benchmark::Counter(
       static_cast<double>(state.iterations()) * total / 1e9, benchmark::Counter::kIsRate);
@@ -197,6 +186,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("cpu_id", gs_bench::CpuId());
   benchmark::AddCustomContext("suite", flags.suite);
   benchmark::AddCustomContext("gs_limits_mode", flags.short_mode ? "short" : "full");
+  benchmark::AddCustomContext("copy_timing", gs_bench::kCopyTiming);
   for (CaseLimits& c : limits) {
     for (const Loop& loop : c.loops) {
       for (int threads : flags.threads) {

@@ -250,6 +250,22 @@ class GateTest(unittest.TestCase):
         status, report = self.gate(other, base)
         self.assertIn("new         %s: not in the baseline" % B, report)
 
+    def test_a_cpu_row_across_the_block_timing_is_retimed_not_a_regression(self):
+        # Since 2026-12-02 gs-bench times its CPU rows in blocks (context copy_timing "blocks").
+        before = fake_run({A: [0.4 * s for s in SPREAD], B: [0.2 * s for s in SPREAD]})
+        blocks = fake_run({A: [0.2 * s for s in SPREAD], B: [0.2 * s for s in reversed(SPREAD)]})
+        blocks["context"]["copy_timing"] = "blocks"
+        status, report = self.gate(before, blocks)
+        self.assertEqual(status, 0, report)
+        self.assertEqual(self.verdict(report, A), "retimed")
+        self.assertEqual(self.verdict(report, B), "ok")
+        self.assertIn("the runs timed their CPU rows two ways (the contender in blocks", report)
+        both = json.loads(json.dumps(before))
+        both["context"]["copy_timing"] = "blocks"
+        status, report = self.gate(both, blocks)
+        self.assertEqual(status, 1, report)
+        self.assertEqual(self.verdict(report, A), "REGRESSION")
+
     def test_compare_py_missing_is_an_error(self):
         base = fake_run({A: [0.4 * s for s in SPREAD]})
         status, report = self.gate(base, base, "--tools", self.dir)
@@ -408,6 +424,19 @@ class ReportTest(unittest.TestCase):
                                                                  copy_ratio_kernel=0.5, copy_ratio_cached=0.25)]}
         self.assertEqual(gs_gate.band_verdicts(old, slower, 0.25), [(name, 1.0, 2.0, 1.0, "REGRESSION")])
         self.assertEqual(gs_gate.band_verdicts(new, slower, 0.25), [(name, 2.0, 4.0, 1.0, "REGRESSION")])
+
+    def test_the_report_calls_a_change_across_the_block_timing_retimed_on_cpu_rows_only(self):
+        cpu = "gather/f32/embedding/axis0/i64/cpu/checked/threads:2"
+        gpu = "gather/f32/embedding/axis0/i64/d3d12/checked/threads:0"
+        row = lambda name, ratio: {"name": name, "run_name": name, "run_type": "iteration",
+                                   "copy_ratio": ratio, "copy_ratio_min": ratio, "copy_ratio_max": ratio}
+        old = {"context": dict(MACHINE_A), "benchmarks": [row(cpu, 0.5), row(gpu, 0.5)]}
+        new = {"context": dict(MACHINE_A, copy_timing="blocks"),
+               "benchmarks": [row(cpu, 0.25), row(gpu, 0.25)]}
+        self.assertEqual(gs_gate.band_verdicts(old, new, 0.25),
+                         [(cpu, 2.0, 4.0, 1.0, "retimed"), (gpu, 2.0, 4.0, 1.0, "REGRESSION")])
+        self.assertEqual(gs_gate.band_verdicts(dict(old, context=new["context"]), new, 0.25)[0][4],
+                         "REGRESSION")
 
     def test_gpu_series_per_gpu_apart_from_the_cpu(self):
         def rows(backend, threads, gbs, case="gather/f32/embedding/axis0/i64", modes=("checked", "unchecked")):
