@@ -9,7 +9,8 @@ comparison tool (compare.py's gbench package, Debian's libbenchmark-tools) then 
 two runs benchmark by benchmark with its Mann-Whitney U test.
 
 A benchmark regresses when its median normalised time grew by more than --tolerance AND the
-U test calls the difference significant (p < --alpha).
+U test calls the difference significant (p < --alpha). A CPU row that the two runs timed two
+ways (one before 2026-12-02's blocks, the other after: retimed) is never a regression.
 
 gs-counts runs (gs_counts.py: instructions and simulated cache misses per call under
 callgrind) are gated on the deterministic metric instead: one run of each suffices, since the
