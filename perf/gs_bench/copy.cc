@@ -190,6 +190,9 @@ void ForEachPart(CopyWay way, size_t bytes, int threads, tbb::task_arena* arena,
   });
 }
 
+// The ways that copy from the cached source, read over and over.
+bool Cyclic(CopyWay way) { return way == CopyWay::kCachedSource || way == CopyWay::kCachedVector; }
+
 SliceCopy SliceCopyOrMemcpy(CopyWay way) {
   SliceCopy copy = SliceCopyFor(way);
   return copy != nullptr ? copy : MemcpySlice;  // a way this CPU lacks
@@ -275,7 +278,7 @@ CopyBaseline::CopyBaseline(uint64_t total_bytes, uint64_t source_bytes)
 
 double CopyBaseline::RunOnce(CopyWay way, int threads) {
   const auto t0 = std::chrono::steady_clock::now();
-  if (way == CopyWay::kCachedSource || way == CopyWay::kCachedVector) {
+  if (Cyclic(way)) {
     CyclicParallelCopy(dst_.data(), dst_.size(), cached_src_.data(), cached_src_.size(), threads, ArenaFor(threads), way);
   } else {
     ParallelCopy(dst_.data(), src_.data(), src_.size(), threads, ArenaFor(threads), way);
@@ -291,8 +294,7 @@ std::vector<CopyTimes> CopyBaseline::RunBlock(int threads, int runs) {
                                                      CopyWay::kStreamingPieces, CopyWay::kStreaming};
   std::vector<CopyTimes> times(static_cast<size_t>(runs));
   for (const CopyWay way : kOrder) {
-    const bool cyclic = way == CopyWay::kCachedSource || way == CopyWay::kCachedVector;
-    if (!CopyWayAvailable(way) || (cyclic && cached_src_.size() == 0)) continue;
+    if (!CopyWayAvailable(way) || (Cyclic(way) && cached_src_.size() == 0)) continue;
     if (way == CopyWay::kStreamingPieces && threads <= 1) continue;  // kStreaming's very copy
     RunOnce(way, threads);
     for (CopyTimes& t : times) t.seconds[static_cast<int>(way)] = RunOnce(way, threads);

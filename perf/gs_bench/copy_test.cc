@@ -98,7 +98,7 @@ TEST(CopyBaseline, CopiesFromTheCachedSourceOnlyWhenItIsSmaller) {
   }
 }
 
-// What TimeInBlocks did, in order: "s" an untimed call, "c" a timed one, "b<runs>" a copy block.
+// What TimeInBlocks did, in order: "s" an untimed call, "c" a timed one, " b<runs> " a copy block.
 struct Journal {
   std::string events;
   std::vector<double> iteration_times;
