@@ -140,8 +140,9 @@ bool GatherBlocks(const Plan& plan, const MachineInfo& machine, Threads, CpuChoi
   const uint64_t indexBytes = k.tupleSize * plan.indexSize;
   choice->streamOutput = GatherStreams(plan, machine, k.unitCount * (2 * blockBytes + indexBytes));
   choice->taskUnits = TaskUnits(blockBytes + indexBytes);
-  // Each source resolved and hinted into L2 about 16 KiB of blocks before it is copied.
-  HintBlocks(blockBytes, 16384, choice);
+  // Each source resolved and hinted into L2 about 32 KiB of blocks before it is copied: rows
+  // read from memory need that many in flight (perf/results/2026-12-05-rows-hinted-further.md).
+  HintBlocks(blockBytes, 32768, choice);
   return true;
 }
 

@@ -138,7 +138,7 @@ TEST(CpuChoice, EmbeddingRowsAreBlocks) {
   const plan::CpuChoice choice = ChoiceOf(OperatorType::Gather, &d);
   EXPECT_EQ(choice.oneThread, CpuImplementation::GatherBlocks);
   EXPECT_EQ(choice.taskUnits, plan::kTaskBytes / (256 * 4 + 4));
-  EXPECT_EQ(choice.aheadUnits, 16u);  // 16 KiB of 1 KiB blocks
+  EXPECT_EQ(choice.aheadUnits, 32u);  // 32 KiB of 1 KiB blocks
   EXPECT_EQ(choice.prefetchBytes, 1024u);
 }
 
