@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "cpu/kernel_set.h"
 #include "plan/plan.h"
 
 namespace gs::cpu {
@@ -94,12 +95,17 @@ inline void PrefetchForWrite(uint8_t* row, uint64_t bytes) {
   for (uint64_t b = 0; b < bytes; b += 64) __builtin_prefetch(row + b, 1, 3);
 }
 
-// The reverse of PackStrip: scratch back into the strip's columns.
+// The reverse of PackStrip: scratch back into the strip's columns; with `stream` (contiguous
+// columns only, step 1) past the cache, which the caller fences.
 inline void UnpackStrip(uint8_t* data, uint64_t step, uint64_t stride, uint64_t bound, uint64_t e,
-                        uint64_t column, uint64_t width, const uint8_t* scratch) {
+                        uint64_t column, uint64_t width, const uint8_t* scratch, StreamCopyFn stream) {
   for (uint64_t p = 0; p < bound; ++p) {
     uint8_t* to = data + (p * stride + column * step) * e;
     const uint8_t* from = scratch + p * width * e;
+    if (stream != nullptr) {
+      stream(to, from, width * e);
+      continue;
+    }
     if (p + kRowsAhead < bound) {
       uint8_t* next = data + ((p + kRowsAhead) * stride + column * step) * e;
       for (uint64_t b = 0; b < width * step * e; b += 64) __builtin_prefetch(next + b, 1, 3);
@@ -108,6 +114,19 @@ inline void UnpackStrip(uint8_t* data, uint64_t step, uint64_t stride, uint64_t 
       std::memcpy(to, from, width * e);
     } else {
       for (uint64_t j = 0; j < width; ++j) std::memcpy(to + j * step * e, from + j * e, e);
+    }
+  }
+}
+
+// A strip's columns from one tensor into another of the same layout, without a scratch.
+inline void CopyStrip(const uint8_t* from, uint8_t* to, uint64_t step, uint64_t stride, uint64_t bound, uint64_t e,
+                      uint64_t column, uint64_t width) {
+  for (uint64_t p = 0; p < bound; ++p) {
+    const uint64_t offset = (p * stride + column * step) * e;
+    if (step == 1) {
+      std::memcpy(to + offset, from + offset, width * e);
+    } else {
+      for (uint64_t j = 0; j < width; ++j) std::memcpy(to + offset + j * step * e, from + offset + j * step * e, e);
     }
   }
 }

@@ -21,23 +21,30 @@ Status ValidateAndCopy(const plan::Plan& plan, const plan::HostBuffers& buffers,
 }
 
 // Columns own disjoint outputs (plan/cpu_choice.cc), so strips of columns run in parallel,
-// each walking every row in order through a packed copy of its columns.
+// each walking every row in order through a packed copy of its columns. Where the strips
+// cover the Output, a call that is not in place packs them from the Input instead of copying
+// it first.
 Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                         bool checked) {
   NoteImplementationRun(plan::CpuImplementation::ScatterStrips);
-  const Status status = ValidateAndCopy(plan, buffers, parallel, checked, false);
+  const plan::RowGeometry& rows = plan.cpu.rows;
+  const bool fromInput = !buffers.inPlace && rows.stripsReadInput;
+  const Status status = !fromInput ? ValidateAndCopy(plan, buffers, parallel, checked, false)
+                        : checked  ? ValidateIndices(plan, buffers.indices, parallel)
+                                   : Status::Ok();
   if (!status.ok()) return status;
   const uint8_t* indices = buffers.indices;
   const uint8_t* updates = buffers.updates;
   uint8_t* output = buffers.output;
+  const uint8_t* source = fromInput ? buffers.input : output;
   const plan::KernelConstants& k = plan.walk;
-  const plan::RowGeometry& rows = plan.cpu.rows;
+  const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
+  const StreamCopyFn stream = rows.streamStrips ? kernels.streamCopy : nullptr;
   const RowTiling tiling = TileScatterStrips(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
-  const ScatterRowFn row =
-      KernelsOf(plan.cpu.kernelSet).scatterRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  const ScatterRowFn row = kernels.scatterRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const FoldRowFn fold = plan.reduction == Reduction::None
                              ? nullptr
                              : SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
@@ -48,7 +55,11 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
       const uint64_t width = std::min(tiling.stripWidth, rows.rowLength - column);
       // The strip's output columns, packed; in place when no scratch could be had.
       uint8_t* scratch = StripScratch(bound * width * e);
-      if (scratch != nullptr) PackStrip(output, step, stride, bound, e, column, width, scratch);
+      if (scratch != nullptr) {
+        PackStrip(source, step, stride, bound, e, column, width, scratch);
+      } else if (fromInput) {
+        CopyStrip(source, output, step, stride, bound, e, column, width);
+      }
       uint8_t* columns = scratch != nullptr ? scratch : output + column * step * e;
       const uint64_t columnsStep = scratch != nullptr ? 1 : step;
       const uint64_t columnsStride = scratch != nullptr ? width : stride;
@@ -67,8 +78,9 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
           fold(columns, columnsStep, columnsStride, bound, rowIndices, rowUpdates, width);
         }
       }
-      if (scratch != nullptr) UnpackStrip(output, step, stride, bound, e, column, width, scratch);
+      if (scratch != nullptr) UnpackStrip(output, step, stride, bound, e, column, width, scratch, stream);
     }
+    if (stream != nullptr) kernels.streamFence();
   });
   return Status::Ok();
 }

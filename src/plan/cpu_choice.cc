@@ -163,10 +163,22 @@ bool GatherUnits(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choic
 // element j * step + p * stride, so columns own disjoint elements when step * rowLength <=
 // stride, and strips of columns run in parallel, each walking its rows in order (the last
 // update wins, reductions fold in row-major order), through a packed copy of its columns.
-bool ScatterStrips(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
+// Where the strips' bound x rowLength elements are the whole Output and the copy moves them as
+// one block, each strip packs its columns from the Input instead, and the unpacks are the
+// Output's only stores, streamed past a core's share of the cache
+// (perf/results/2026-12-05-strips-read-input.md).
+bool ScatterStrips(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
   if (!plan.isScatter || !ElementRows(plan, choice) || !choice->rows.packed) return false;
   const KernelConstants& k = plan.walk;
-  return k.dataStrides[choice->rows.inner] * choice->rows.rowLength <= k.indexedStrides[0];
+  RowGeometry& rows = choice->rows;
+  const uint64_t step = k.dataStrides[rows.inner];
+  if (step * rows.rowLength > k.indexedStrides[0]) return false;
+  // The copy is one block where both tensors are dense, in one order; the strips are all of it
+  // where they have as many elements.
+  rows.stripsReadInput = plan.copy.unitCount == 1 && plan.copy.blockElements == k.indexedSizes[0] * rows.rowLength;
+  const uint64_t outputBytes = ViewSpanInBytes(plan.tensor(TensorRole::Output));
+  rows.streamStrips = step == 1 && Streams(machine, 2 * outputBytes);
+  return true;
 }
 
 // Element reductions along the indexed dim (the last walked one, which moves no data offset)

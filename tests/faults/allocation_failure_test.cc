@@ -10,13 +10,16 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <oneapi/tbb/info.h>
 
+#include "cpu/implementations.h"
 #include "engine_check.h"
 #include "failing_allocator.h"
 #include "fault_cases.h"
+#include "plan/plan.h"
 #include "random_desc.h"
 
 namespace gs_property {
@@ -111,6 +114,69 @@ TEST(AllocationFailure, ExecuteReturnsOutOfMemoryAndLeavesBuffersAsTheSpecSays) 
   }
   EXPECT_GT(injected, 0) << "no execution allocated: the injection was never exercised";
   std::printf("%ld executions met an injected allocation failure\n", injected);
+}
+
+// A strip whose scratch cannot be had runs in place on the Output (cpu/row_walk.h, StripScratch):
+// into a copy whose strips pack from the Input, it first copies its columns there. Each try runs
+// on a thread of its own (the scratch is kept per thread) and fails that thread's Nth
+// allocation; a try whose failure fired and whose call still succeeded had its scratch refused.
+TEST(AllocationFailure, StripsWithoutTheirScratchStillCopyTheirColumnsFromTheInput) {
+  constexpr uint32_t kRows = 256, kColumns = 64, kUpdateRows = 64;
+  const uint32_t dataSizes[] = {kRows, kColumns}, updateSizes[] = {kUpdateRows, kColumns};
+  const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, kRows * kColumns * 4};
+  const gs::TensorDesc indices{gs::DataType::Int64, 2, updateSizes, nullptr, kUpdateRows * kColumns * 8};
+  const gs::TensorDesc updates{gs::DataType::Float32, 2, updateSizes, nullptr, kUpdateRows * kColumns * 4};
+  const gs::ScatterElementsOperatorDesc desc{&data, &indices, &updates, &data, 0, gs::Reduction::None};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op).ok());
+  ASSERT_EQ(op.plan()->cpu.oneThread, gs::plan::CpuImplementation::ScatterStrips);
+  ASSERT_TRUE(op.plan()->cpu.rows.stripsReadInput);
+  std::vector<float> input(kRows * kColumns), up(kUpdateRows * kColumns);
+  std::vector<int64_t> idx(up.size());
+  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
+  for (size_t i = 0; i < up.size(); ++i) {
+    up[i] = -static_cast<float>(i) - 1;
+    idx[i] = static_cast<int64_t>((i * 97) % kRows);
+  }
+  std::vector<float> expected = input;
+  for (size_t u = 0; u < up.size(); ++u) expected[idx[u] * kColumns + u % kColumns] = up[u];
+  const std::vector<float> sentinel(input.size(), -0.5f);
+  gs::CpuExecuteOptions options;
+  options.ThreadCount = 1;  // the calling thread: the one whose allocations fail
+  bool refused = false;
+  long n = 0;
+  for (; n < kMaxAllocations; ++n) {
+    std::vector<float> out = sentinel;
+    gs::StatusCode code = gs::StatusCode::Ok;
+    bool fired = false, strips = false;
+    std::thread([&] {
+      {
+        std::optional<gs::Status> status;
+        {
+          FailNthAllocation failure(n, FailNthAllocation::Threads::ThisOne);
+          status = gs::ExecuteOnCpu(op,
+                                    {{input.data(), input.size() * 4}, {idx.data(), idx.size() * 8},
+                                     {up.data(), up.size() * 4}, {out.data(), out.size() * 4}},
+                                    options);
+          fired = FailNthAllocation::Fired();
+        }
+        code = status->code();
+      }
+      strips = gs::cpu::LastImplementationRun().implementation == gs::plan::CpuImplementation::ScatterStrips;
+    }).join();
+    if (fired && code != gs::StatusCode::Ok) {
+      EXPECT_EQ(code, gs::StatusCode::OutOfMemory) << "allocation " << n;
+      EXPECT_TRUE(out == sentinel) << "allocation " << n << ": the scatter's output was written";
+      continue;
+    }
+    EXPECT_EQ(code, gs::StatusCode::Ok) << "allocation " << n;
+    EXPECT_TRUE(strips) << "allocation " << n;
+    EXPECT_TRUE(out == expected) << "allocation " << n << (fired ? ": scratch refused" : "");
+    refused = refused || fired;
+    if (!fired || ::testing::Test::HasFailure()) break;
+  }
+  EXPECT_LT(n, kMaxAllocations);
+  EXPECT_TRUE(refused) << "no try had the strip's scratch refused: the path was never exercised";
 }
 
 }  // namespace

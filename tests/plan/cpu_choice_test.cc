@@ -168,6 +168,23 @@ TEST(CpuChoice, ScatterElementsAlongAxisZeroRunsDisjointStrips) {
   const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &d);
   EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
   EXPECT_TRUE(choice.rows.packed);
+  EXPECT_TRUE(choice.rows.stripsReadInput);  // the strips are the whole (dense) Output
+  EXPECT_FALSE(choice.rows.streamStrips);    // 400 KiB
+}
+
+// Strips unpack into the Output past the cache where the call touches more than a core's share
+// of the LLC (16 MiB of the test machine's 32 for 2 cores): 16 MiB read and written, not 4.
+TEST(CpuChoice, ScatterStripsStreamTheirUnpackPastACoresShare) {
+  for (const uint32_t rows : {1024u, 4096u}) {
+    Tensor data(DataType::Float32, {rows, 1024});
+    Tensor indices(DataType::Int64, {128, 1024});
+    Tensor updates(DataType::Float32, {128, 1024});
+    ScatterElementsOperatorDesc d{&data.desc, &indices.desc, &updates.desc, &data.desc, 0, Reduction::None};
+    const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &d);
+    EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
+    EXPECT_TRUE(choice.rows.stripsReadInput);
+    EXPECT_EQ(choice.rows.streamStrips, rows == 4096) << rows;
+  }
 }
 
 TEST(CpuChoice, ReductionsAlongAxisZeroRunStripsOfRowsOfTwoLines) {

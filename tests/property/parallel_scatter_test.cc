@@ -271,3 +271,162 @@ TEST(ParallelScatter, AxisZeroHalfAdditionsOnRowsOfTwoLinesRunStrips) {
 }
 
 }  // namespace
+
+// ScatterElements along axis 0 into a copy (not in place): 80 rows of 600 or 640 updates into
+// 4096 x 640 floats, ten strips of 64 columns (10 MiB: streamed wherever the plan reads the
+// LLC). Where the strips cover the Output and Input and Output share one dense layout, each
+// strip packs its columns from the Input and no copy runs; otherwise the copy runs first. The
+// Output starts as a sentinel, so a strip that read it, or a column left uncopied, shows.
+struct AxisZeroIntoCopy {
+  static constexpr uint32_t kRows = 4096, kColumns = 640, kUpdateRows = 80;
+  uint32_t outputSizes[2] = {kRows, kColumns}, inputStrides[2], updateSizes[2];
+  gs::TensorDesc input, output, indices, updates;
+  gs::ScatterElementsOperatorDesc desc;
+  gs::CompiledOperator op;
+  gs::Status compiled;
+
+  AxisZeroIntoCopy(uint32_t updateColumns, uint32_t inputRowStride, gs::Reduction reduction)
+      : inputStrides{inputRowStride, 1},
+        updateSizes{kUpdateRows, updateColumns},
+        input{gs::DataType::Float32, 2, outputSizes, inputStrides, uint64_t{kRows} * inputRowStride * 4},
+        output{gs::DataType::Float32, 2, outputSizes, nullptr, uint64_t{kRows} * kColumns * 4},
+        indices{gs::DataType::Int64, 2, updateSizes, nullptr, uint64_t{kUpdateRows} * updateColumns * 8},
+        updates{gs::DataType::Float32, 2, updateSizes, nullptr, uint64_t{kUpdateRows} * updateColumns * 4},
+        desc{&input, &indices, &updates, &output, 0, reduction},
+        compiled(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op)) {}
+  AxisZeroIntoCopy(const AxisZeroIntoCopy&) = delete;
+
+  // Runs the scatter at 1 and 2 threads, checked and unchecked, on indices in [-kRows, kRows)
+  // (unchecked: some out of bounds too, dropped), against an in-order loop.
+  void ExpectTheLoopsBytes() const {
+    const uint32_t columns = updateSizes[1];
+    const uint32_t rowStride = inputStrides[0];
+    std::mt19937 rng(29);
+    std::vector<float> in(input.TotalTensorSizeInBytes / 4), up(uint64_t{kUpdateRows} * columns);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 100000) * 0.5f;
+    for (size_t i = 0; i < up.size(); ++i) up[i] = static_cast<float>(rng() % 2001) * (i % 3 ? 1e-3f : 1e3f) - 7.0f;
+    for (const gs::IndexChecking checking : {gs::IndexChecking::Checked, gs::IndexChecking::Unchecked}) {
+      std::vector<int64_t> idx(up.size());
+      for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int64_t>(rng() % (2 * kRows)) - kRows;
+      if (checking == gs::IndexChecking::Unchecked) {
+        for (size_t i = 5; i < idx.size(); i += 97) idx[i] = kRows + static_cast<int64_t>(i);
+      }
+      std::vector<float> expected(uint64_t{kRows} * kColumns);
+      for (uint32_t p = 0; p < kRows; ++p) {
+        for (uint32_t j = 0; j < kColumns; ++j) expected[uint64_t{p} * kColumns + j] = in[uint64_t{p} * rowStride + j];
+      }
+      for (uint64_t u = 0; u < idx.size(); ++u) {
+        const int64_t p = idx[u] < 0 ? idx[u] + kRows : idx[u];
+        if (p < 0 || p >= kRows) continue;
+        float& to = expected[static_cast<uint64_t>(p) * kColumns + u % columns];
+        to = desc.Reduction == gs::Reduction::Add ? to + up[u] : up[u];
+      }
+      for (const int threads : {1, 2}) {
+        std::vector<uint32_t> out(uint64_t{kRows} * kColumns, 0x7fa5a5a5u);  // a NaN no result has
+        gs::CpuExecuteOptions options;
+        options.ThreadCount = threads;
+        options.Checking = checking;
+        const gs::Status status = gs::ExecuteOnCpu(
+            op, {{in.data(), input.TotalTensorSizeInBytes}, {idx.data(), indices.TotalTensorSizeInBytes},
+                 {up.data(), updates.TotalTensorSizeInBytes}, {out.data(), output.TotalTensorSizeInBytes}},
+            options);
+        const std::string where = "threads " + std::to_string(threads) +
+                                  (checking == gs::IndexChecking::Checked ? " checked" : " unchecked");
+        ASSERT_TRUE(status.ok()) << where << ": " << status.message();
+        EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips) << where;
+        EXPECT_TRUE(std::memcmp(out.data(), expected.data(), output.TotalTensorSizeInBytes) == 0) << where;
+      }
+    }
+  }
+};
+
+TEST(ParallelScatter, AxisZeroStripsIntoACopyPackTheirColumnsFromTheInput) {
+  for (const gs::Reduction reduction : {gs::Reduction::None, gs::Reduction::Add}) {
+    const AxisZeroIntoCopy s(AxisZeroIntoCopy::kColumns, AxisZeroIntoCopy::kColumns, reduction);
+    ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
+    ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+    EXPECT_TRUE(s.op.plan()->cpu.rows.stripsReadInput);
+    EXPECT_EQ(gs::cpu::TileScatterStrips(*s.op.plan(), 1).strips, 10u);
+    s.ExpectTheLoopsBytes();
+  }
+}
+
+TEST(ParallelScatter, AxisZeroStripsIntoACopyOfNarrowerIndicesCopyTheOtherColumns) {
+  const AxisZeroIntoCopy s(600, AxisZeroIntoCopy::kColumns, gs::Reduction::None);
+  ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
+  ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+  EXPECT_FALSE(s.op.plan()->cpu.rows.stripsReadInput);
+  s.ExpectTheLoopsBytes();
+}
+
+TEST(ParallelScatter, AxisZeroStripsIntoACopyOfAnotherLayoutCopyFirst) {
+  const AxisZeroIntoCopy s(AxisZeroIntoCopy::kColumns, AxisZeroIntoCopy::kColumns + 16, gs::Reduction::None);
+  ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
+  ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+  EXPECT_FALSE(s.op.plan()->cpu.rows.stripsReadInput);
+  s.ExpectTheLoopsBytes();
+}
+
+// Checked, the last index out of bounds: refused before any strip is packed or unpacked.
+TEST(ParallelScatter, AxisZeroStripsIntoACopyWriteNothingOnABadIndex) {
+  const AxisZeroIntoCopy s(AxisZeroIntoCopy::kColumns, AxisZeroIntoCopy::kColumns, gs::Reduction::None);
+  ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
+  ASSERT_TRUE(s.op.plan()->cpu.rows.stripsReadInput);
+  std::vector<float> in(uint64_t{AxisZeroIntoCopy::kRows} * AxisZeroIntoCopy::kColumns, 1.0f);
+  std::vector<float> up(uint64_t{AxisZeroIntoCopy::kUpdateRows} * AxisZeroIntoCopy::kColumns, 2.0f);
+  std::vector<int64_t> idx(up.size(), 3);
+  idx.back() = AxisZeroIntoCopy::kRows;
+  for (const int threads : {1, 2}) {
+    const std::vector<uint32_t> sentinel(in.size(), 0x7fa5a5a5u);
+    std::vector<uint32_t> out = sentinel;
+    gs::CpuExecuteOptions options;
+    options.ThreadCount = threads;
+    const gs::Status status = gs::ExecuteOnCpu(
+        s.op, {{in.data(), in.size() * 4}, {idx.data(), idx.size() * 8}, {up.data(), up.size() * 4},
+               {out.data(), out.size() * 4}},
+        options);
+    EXPECT_EQ(status.code(), gs::StatusCode::InvalidArgument) << "threads " << threads;
+    EXPECT_NE(status.message().find("4096"), std::string::npos) << status.message();
+    EXPECT_TRUE(out == sentinel) << "threads " << threads << ": the output was written";
+  }
+}
+
+// Axis 1 of 2 x 512 x 64 floats whose two slabs lie apart (a padded outer stride), indices of
+// one slab: the strips cover the first slab only, which the copy moves as one of two blocks.
+// The copy must still run, or the second slab keeps the Output's sentinel.
+TEST(ParallelScatter, AxisOneStripsOfOneSlabIntoACopyCopyTheOtherSlab) {
+  constexpr uint32_t kSlab = 512 * 64, kSlabStride = kSlab + 16;
+  const uint32_t sizes[] = {2, 512, 64}, strides[] = {kSlabStride, 64, 1}, indexSizes[] = {1, 80, 64};
+  const uint64_t viewBytes = (uint64_t{kSlabStride} + kSlab) * 4;
+  const gs::TensorDesc data{gs::DataType::Float32, 3, sizes, strides, viewBytes};
+  const gs::TensorDesc indices{gs::DataType::Int32, 3, indexSizes, nullptr, 80 * 64 * 4};
+  const gs::TensorDesc updates{gs::DataType::Float32, 3, indexSizes, nullptr, 80 * 64 * 4};
+  const gs::ScatterElementsOperatorDesc desc{&data, &indices, &updates, &data, 1, gs::Reduction::None};
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op).ok());
+  ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+  EXPECT_FALSE(op.plan()->cpu.rows.stripsReadInput);
+  std::vector<float> in(viewBytes / 4), up(80 * 64);
+  std::vector<int32_t> idx(80 * 64);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
+  for (size_t i = 0; i < up.size(); ++i) {
+    up[i] = -static_cast<float>(i) - 1;
+    idx[i] = static_cast<int32_t>((i * 37) % 512);
+  }
+  std::vector<uint32_t> expected(in.size(), 0x7fa5a5a5u);  // the gap between the slabs is not the view's
+  for (uint32_t slab = 0; slab < 2; ++slab) {
+    std::memcpy(&expected[uint64_t{slab} * kSlabStride], &in[uint64_t{slab} * kSlabStride], uint64_t{kSlab} * 4);
+  }
+  for (size_t u = 0; u < up.size(); ++u) std::memcpy(&expected[static_cast<uint64_t>(idx[u]) * 64 + u % 64], &up[u], 4);
+  for (const int threads : {1, 2}) {
+    std::vector<uint32_t> out(in.size(), 0x7fa5a5a5u);
+    gs::CpuExecuteOptions options;
+    options.ThreadCount = threads;
+    const gs::Status status = gs::ExecuteOnCpu(
+        op, {{in.data(), viewBytes}, {idx.data(), idx.size() * 4}, {up.data(), up.size() * 4}, {out.data(), viewBytes}},
+        options);
+    ASSERT_TRUE(status.ok()) << status.message();
+    EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips);
+    EXPECT_TRUE(out == expected) << "threads " << threads;
+  }
+}
