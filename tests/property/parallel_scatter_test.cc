@@ -6,7 +6,10 @@
 // the test checks that decision as well as the bytes. Then float additions along the last
 // axis, each line's fold split from the others across the threads, and along axis 0 on rows
 // too narrow for more than one strip, whose strips are halved for two threads: the bytes of
-// the same in-order loop, whose sums depend on the order; and along axis 0 on halves.
+// the same in-order loop, whose sums depend on the order; and along axis 0 on halves. Last,
+// axis-0 strips into a copy: packed from the Input where they are the whole Output (overwrites
+// and additions, checked and unchecked), after the copy where they are not (narrower indices,
+// another layout, one slab of two), and nothing written when an index is bad.
 #include <gtest/gtest.h>
 
 #include <cstring>
