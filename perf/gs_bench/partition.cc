@@ -73,14 +73,15 @@ int PrintPartitions(const std::vector<Case>& cases, const std::vector<int>& thre
       const char* streams = plan.cpu.streamOutput ? (plan.cpu.streamCopy ? "output, copy" : "output")
                             : plan.cpu.streamOutputAfterCopy ? "copy, output after it"
                                                              : (plan.cpu.streamCopy ? "copy" : "none");
-      // Strips store the Output only as they unpack, and copy the Input themselves where they
-      // cover the Output.
-      const bool stripsCopy = plan.cpu.streamCopy && !plan.cpu.rows.stripsReadInput;
-      const char* stripStreams = plan.cpu.rows.streamStrips ? (stripsCopy ? "strips, copy" : "strips")
-                                                            : (stripsCopy ? "copy" : "none");
+      // Strips store the Output only as they unpack; strips and lines copy the Input themselves
+      // where they are the whole Output.
+      const bool rowsCopy = plan.cpu.streamCopy && !plan.cpu.rows.walkCopiesInput;
+      const char* rowStreams = plan.cpu.rows.streamStrips ? (rowsCopy ? "strips, copy" : "strips")
+                                                          : (rowsCopy ? "copy" : "none");
       for (int n : threads) {
         const gs::plan::CpuImplementation impl = n <= 1 ? plan.cpu.oneThread : plan.cpu.manyThreads;
-        const bool strips = impl == gs::plan::CpuImplementation::ScatterStrips;
+        const bool rows = impl == gs::plan::CpuImplementation::ScatterStrips ||
+                          impl == gs::plan::CpuImplementation::ScatterLines;
         const Split s = SplitOf(plan, n);
         // A static split: tasks dealt evenly, the first tasks % n threads one more.
         const uint64_t low = s.tasks / n, high = low + (s.tasks % n ? 1 : 0);
@@ -89,7 +90,7 @@ int PrintPartitions(const std::vector<Case>& cases, const std::vector<int>& thre
                     gs::plan::CpuImplementationName(impl), n,
                     static_cast<unsigned long long>(s.tasks), per_task / 1024,
                     static_cast<unsigned long long>(low), static_cast<unsigned long long>(high),
-                    per_task * low / 1e6, per_task * high / 1e6, strips ? stripStreams : streams);
+                    per_task * low / 1e6, per_task * high / 1e6, rows ? rowStreams : streams);
       }
     }
   }

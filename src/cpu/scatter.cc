@@ -20,6 +20,22 @@ Status ValidateAndCopy(const plan::Plan& plan, const plan::HostBuffers& buffers,
   return Status::Ok();
 }
 
+namespace {
+
+// Whether a call takes the Output's elements from the Input as its strips or lines walk them.
+bool WalkCopiesInput(const plan::Plan& plan, const plan::HostBuffers& buffers) {
+  return !buffers.inPlace && plan.cpu.rows.walkCopiesInput;
+}
+
+// ValidateAndCopy, but with no copy where the walk copies the Input itself.
+Status ValidateBeforeWalk(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
+                          bool checked) {
+  if (!WalkCopiesInput(plan, buffers)) return ValidateAndCopy(plan, buffers, parallel, checked, false);
+  return checked ? ValidateIndices(plan, buffers.indices, parallel) : Status::Ok();
+}
+
+}  // namespace
+
 // Columns own disjoint outputs (plan/cpu_choice.cc), so strips of columns run in parallel,
 // each walking every row in order through a packed copy of its columns. Where the strips
 // cover the Output, a call that is not in place packs them from the Input instead of copying
@@ -27,12 +43,10 @@ Status ValidateAndCopy(const plan::Plan& plan, const plan::HostBuffers& buffers,
 Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                         bool checked) {
   NoteImplementationRun(plan::CpuImplementation::ScatterStrips);
-  const plan::RowGeometry& rows = plan.cpu.rows;
-  const bool fromInput = !buffers.inPlace && rows.stripsReadInput;
-  const Status status = !fromInput ? ValidateAndCopy(plan, buffers, parallel, checked, false)
-                        : checked  ? ValidateIndices(plan, buffers.indices, parallel)
-                                   : Status::Ok();
+  const Status status = ValidateBeforeWalk(plan, buffers, parallel, checked);
   if (!status.ok()) return status;
+  const plan::RowGeometry& rows = plan.cpu.rows;
+  const bool fromInput = WalkCopiesInput(plan, buffers);
   const uint8_t* indices = buffers.indices;
   const uint8_t* updates = buffers.updates;
   uint8_t* output = buffers.output;
@@ -89,14 +103,16 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
 constexpr uint64_t kLineChunk = 256;
 
 // Each row folds into its own line of the output (plan/cpu_choice.cc), so slices of rows run in
-// parallel, each row's updates in order.
+// parallel, each row's updates in order. Where the lines are the whole Output, a call that is not
+// in place copies each line from the Input just before folding it.
 Status RunScatterLines(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                        bool checked) {
   NoteImplementationRun(plan::CpuImplementation::ScatterLines);
-  const Status status = ValidateAndCopy(plan, buffers, parallel, checked, false);
+  const Status status = ValidateBeforeWalk(plan, buffers, parallel, checked);
   if (!status.ok()) return status;
-  const plan::KernelConstants& k = plan.walk;
   const plan::RowGeometry& rows = plan.cpu.rows;
+  const bool fromInput = WalkCopiesInput(plan, buffers);
+  const plan::KernelConstants& k = plan.walk;
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const FoldRowFn fold = SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
   const RowTiling tiling = TileRows(plan, parallel.concurrency());
@@ -115,6 +131,7 @@ Status RunScatterLines(const plan::Plan& plan, const plan::HostBuffers& buffers,
       for (uint64_t r = rowBegin; r < rowEnd; ++r, cursor.Next(), next.Next()) {
         uint8_t* line = buffers.output + cursor.data() * e;
         uint8_t* nextLine = r + 1 < rowEnd && aheadBytes > 0 ? buffers.output + next.data() * e : nullptr;
+        if (fromInput) std::memcpy(line, buffers.input + cursor.data() * e, lineBytes);
         for (uint64_t j = 0, c = 0; j < rows.rowLength; j += kLineChunk, ++c) {
           if (nextLine != nullptr && c * aheadBytes < lineBytes) {
             PrefetchForWrite(nextLine + c * aheadBytes, std::min(aheadBytes, lineBytes - c * aheadBytes));

@@ -175,7 +175,7 @@ bool ScatterStrips(const Plan& plan, const MachineInfo& machine, Threads, CpuCho
   if (step * rows.rowLength > k.indexedStrides[0]) return false;
   // The copy is one block where both tensors are dense, in one order; the strips are all of it
   // where they have as many elements.
-  rows.stripsReadInput = plan.copy.unitCount == 1 && plan.copy.blockElements == k.indexedSizes[0] * rows.rowLength;
+  rows.walkCopiesInput = plan.copy.unitCount == 1 && plan.copy.blockElements == k.indexedSizes[0] * rows.rowLength;
   const uint64_t outputBytes = ViewSpanInBytes(plan.tensor(TensorRole::Output));
   rows.streamStrips = step == 1 && Streams(machine, 2 * outputBytes);
   return true;
@@ -187,10 +187,13 @@ bool ScatterStrips(const Plan& plan, const MachineInfo& machine, Threads, CpuCho
 // ScatterND, whose rows all reach the same block): slices of rows run in parallel, each row in
 // order, with no scratch. Overwrites keep their entries below, whose team counts the
 // destinations and needs no order when they are distinct.
+// Contiguous lines that are the whole Output, which the copy moves as one block, are copied
+// from the Input each just before it folds, while it is in the cache.
 bool ScatterLines(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
   if (!plan.isScatter || plan.reduction == Reduction::None || !ElementRows(plan, choice)) return false;
   const KernelConstants& k = plan.walk;
-  const uint32_t inner = choice->rows.inner;
+  RowGeometry& rows = choice->rows;
+  const uint32_t inner = rows.inner;
   if (k.dataStrides[inner] != 0) return false;
   TensorView lines;
   lines.dimensionCount = inner + 1;
@@ -200,7 +203,10 @@ bool ScatterLines(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choi
     lines.sizes[d] = static_cast<uint32_t>(size);
     lines.strides[d] = d < inner ? k.dataStrides[d] : k.indexedStrides[0];
   }
-  return ProvablyApart(lines);
+  if (!ProvablyApart(lines)) return false;
+  rows.walkCopiesInput = k.indexedStrides[0] == 1 && plan.copy.unitCount == 1 &&
+                         plan.copy.blockElements == rows.rowCount * k.indexedSizes[0];
+  return true;
 }
 
 // A team: enough bytes of updates to share. The run counts the destinations of every unit

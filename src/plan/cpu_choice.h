@@ -45,9 +45,10 @@ struct RowGeometry {
   uint64_t rowCount = 0;    // units / rowLength
   uint64_t stripWidth = 0;  // columns per strip (rowLength: whole rows)
   bool packed = false;      // strips read or write their rows through a packed scratch copy
-  // Scatter strips: the strips cover the whole Output, laid out as the Input, so a call that is
-  // not in place packs each strip from the Input and skips the Input -> Output copy.
-  bool stripsReadInput = false;
+  // Scatter strips and lines: their elements are the whole Output, laid out as the Input, so a
+  // call that is not in place takes them from the Input as it walks (strips pack from it, lines
+  // copy from it) and runs no Input -> Output copy first.
+  bool walkCopiesInput = false;
   // Scatter strips: rows unpacked into the Output bypass the cache (call > a core's LLC share).
   bool streamStrips = false;
   // Gathers: every offset a row reads fits in 31 bits, so the rows run the row kernels'

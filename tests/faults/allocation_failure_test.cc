@@ -130,7 +130,7 @@ TEST(AllocationFailure, StripsWithoutTheirScratchStillCopyTheirColumnsFromTheInp
   gs::CompiledOperator op;
   ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op).ok());
   ASSERT_EQ(op.plan()->cpu.oneThread, gs::plan::CpuImplementation::ScatterStrips);
-  ASSERT_TRUE(op.plan()->cpu.rows.stripsReadInput);
+  ASSERT_TRUE(op.plan()->cpu.rows.walkCopiesInput);
   std::vector<float> input(kRows * kColumns), up(kUpdateRows * kColumns);
   std::vector<int64_t> idx(up.size());
   for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);

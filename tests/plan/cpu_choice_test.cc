@@ -168,7 +168,7 @@ TEST(CpuChoice, ScatterElementsAlongAxisZeroRunsDisjointStrips) {
   const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &d);
   EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
   EXPECT_TRUE(choice.rows.packed);
-  EXPECT_TRUE(choice.rows.stripsReadInput);  // the strips are the whole (dense) Output
+  EXPECT_TRUE(choice.rows.walkCopiesInput);  // the strips are the whole (dense) Output
   EXPECT_FALSE(choice.rows.streamStrips);    // 400 KiB
 }
 
@@ -182,7 +182,7 @@ TEST(CpuChoice, ScatterStripsStreamTheirUnpackPastACoresShare) {
     ScatterElementsOperatorDesc d{&data.desc, &indices.desc, &updates.desc, &data.desc, 0, Reduction::None};
     const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &d);
     EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
-    EXPECT_TRUE(choice.rows.stripsReadInput);
+    EXPECT_TRUE(choice.rows.walkCopiesInput);
     EXPECT_EQ(choice.rows.streamStrips, rows == 4096) << rows;
   }
 }
@@ -225,6 +225,7 @@ TEST(CpuChoice, ScatterOverwritesAlongTheLastAxisAreRowsAndReductionsAreLines) {
   EXPECT_EQ(lines.oneThread, CpuImplementation::ScatterLines);
   EXPECT_EQ(lines.manyThreads, CpuImplementation::ScatterLines);
   EXPECT_EQ(lines.rows.rowLength, 40u);
+  EXPECT_TRUE(lines.rows.walkCopiesInput);  // 16 lines of 300: the whole Output
   // Along axis 0 of the same shapes a row's updates reach other rows: not lines.
   ScatterElementsOperatorDesc axis0{&input.desc, &indices.desc, &updates.desc, &output.desc, 0,
                                     Reduction::Max};

@@ -275,57 +275,61 @@ TEST(ParallelScatter, AxisZeroHalfAdditionsOnRowsOfTwoLinesRunStrips) {
 
 }  // namespace
 
-// ScatterElements along axis 0 into a copy (not in place): 80 rows of 600 or 640 updates into
-// 4096 x 640 floats, ten strips of 64 columns (10 MiB: streamed wherever the plan reads the
-// LLC). Where the strips cover the Output and Input and Output share one dense layout, each
-// strip packs its columns from the Input and no copy runs; otherwise the copy runs first. The
-// Output starts as a sentinel, so a strip that read it, or a column left uncopied, shows.
-struct AxisZeroIntoCopy {
-  static constexpr uint32_t kRows = 4096, kColumns = 640, kUpdateRows = 80;
-  uint32_t outputSizes[2] = {kRows, kColumns}, inputStrides[2], updateSizes[2];
+// ScatterElements into a copy (not in place), 2-D floats, the Output first filled with a
+// sentinel NaN, so that a walk that read it, or an element left uncopied, shows. Along axis 0
+// the strips (4096 x 640: ten strips of 64 columns, 10 MiB, streamed wherever the plan reads
+// the LLC), along axis 1 additions by lines (512 lines of 1024). Where the walk's elements are
+// the whole Output and Input and Output share one dense layout, the walk takes them from the
+// Input and no copy runs; otherwise the copy runs first.
+struct IntoCopy {
+  uint32_t outputSizes[2], inputStrides[2], updateSizes[2];
   gs::TensorDesc input, output, indices, updates;
   gs::ScatterElementsOperatorDesc desc;
   gs::CompiledOperator op;
   gs::Status compiled;
 
-  AxisZeroIntoCopy(uint32_t updateColumns, uint32_t inputRowStride, gs::Reduction reduction)
-      : inputStrides{inputRowStride, 1},
-        updateSizes{kUpdateRows, updateColumns},
-        input{gs::DataType::Float32, 2, outputSizes, inputStrides, uint64_t{kRows} * inputRowStride * 4},
-        output{gs::DataType::Float32, 2, outputSizes, nullptr, uint64_t{kRows} * kColumns * 4},
-        indices{gs::DataType::Int64, 2, updateSizes, nullptr, uint64_t{kUpdateRows} * updateColumns * 8},
-        updates{gs::DataType::Float32, 2, updateSizes, nullptr, uint64_t{kUpdateRows} * updateColumns * 4},
-        desc{&input, &indices, &updates, &output, 0, reduction},
+  IntoCopy(uint32_t rows, uint32_t columns, uint32_t updateRows, uint32_t updateColumns, uint32_t inputRowStride,
+           uint32_t axis, gs::Reduction reduction)
+      : outputSizes{rows, columns},
+        inputStrides{inputRowStride, 1},
+        updateSizes{updateRows, updateColumns},
+        input{gs::DataType::Float32, 2, outputSizes, inputStrides, uint64_t{rows} * inputRowStride * 4},
+        output{gs::DataType::Float32, 2, outputSizes, nullptr, uint64_t{rows} * columns * 4},
+        indices{gs::DataType::Int64, 2, updateSizes, nullptr, uint64_t{updateRows} * updateColumns * 8},
+        updates{gs::DataType::Float32, 2, updateSizes, nullptr, uint64_t{updateRows} * updateColumns * 4},
+        desc{&input, &indices, &updates, &output, axis, reduction},
         compiled(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op)) {}
-  AxisZeroIntoCopy(const AxisZeroIntoCopy&) = delete;
+  IntoCopy(const IntoCopy&) = delete;
 
-  // Runs the scatter at 1 and 2 threads, checked and unchecked, on indices in [-kRows, kRows)
+  // Runs the scatter at 1 and 2 threads, checked and unchecked, on indices in [-bound, bound)
   // (unchecked: some out of bounds too, dropped), against an in-order loop.
-  void ExpectTheLoopsBytes() const {
-    const uint32_t columns = updateSizes[1];
-    const uint32_t rowStride = inputStrides[0];
+  void ExpectTheLoopsBytes(CpuImplementation implementation) const {
+    const uint64_t rows = outputSizes[0], columns = outputSizes[1], rowStride = inputStrides[0];
+    const uint64_t updateColumns = updateSizes[1], bound = outputSizes[desc.Axis];
     std::mt19937 rng(29);
-    std::vector<float> in(input.TotalTensorSizeInBytes / 4), up(uint64_t{kUpdateRows} * columns);
+    std::vector<float> in(input.TotalTensorSizeInBytes / 4), up(uint64_t{updateSizes[0]} * updateColumns);
     for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i % 100000) * 0.5f;
     for (size_t i = 0; i < up.size(); ++i) up[i] = static_cast<float>(rng() % 2001) * (i % 3 ? 1e-3f : 1e3f) - 7.0f;
     for (const gs::IndexChecking checking : {gs::IndexChecking::Checked, gs::IndexChecking::Unchecked}) {
       std::vector<int64_t> idx(up.size());
-      for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int64_t>(rng() % (2 * kRows)) - kRows;
+      for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int64_t>(rng() % (2 * bound)) - static_cast<int64_t>(bound);
       if (checking == gs::IndexChecking::Unchecked) {
-        for (size_t i = 5; i < idx.size(); i += 97) idx[i] = kRows + static_cast<int64_t>(i);
+        for (size_t i = 5; i < idx.size(); i += 97) idx[i] = static_cast<int64_t>(bound + i);
       }
-      std::vector<float> expected(uint64_t{kRows} * kColumns);
-      for (uint32_t p = 0; p < kRows; ++p) {
-        for (uint32_t j = 0; j < kColumns; ++j) expected[uint64_t{p} * kColumns + j] = in[uint64_t{p} * rowStride + j];
+      std::vector<float> expected(rows * columns);
+      for (uint64_t r = 0; r < rows; ++r) {
+        for (uint64_t j = 0; j < columns; ++j) expected[r * columns + j] = in[r * rowStride + j];
       }
       for (uint64_t u = 0; u < idx.size(); ++u) {
-        const int64_t p = idx[u] < 0 ? idx[u] + kRows : idx[u];
-        if (p < 0 || p >= kRows) continue;
-        float& to = expected[static_cast<uint64_t>(p) * kColumns + u % columns];
+        const int64_t p = idx[u] < 0 ? idx[u] + static_cast<int64_t>(bound) : idx[u];
+        if (p < 0 || static_cast<uint64_t>(p) >= bound) continue;
+        const uint64_t r = desc.Axis == 0 ? static_cast<uint64_t>(p) : u / updateColumns;
+        const uint64_t j = desc.Axis == 0 ? u % updateColumns : static_cast<uint64_t>(p);
+        float& to = expected[r * columns + j];
         to = desc.Reduction == gs::Reduction::Add ? to + up[u] : up[u];
       }
       for (const int threads : {1, 2}) {
-        std::vector<uint32_t> out(uint64_t{kRows} * kColumns, 0x7fa5a5a5u);  // a NaN no result has
+        std::vector<uint32_t> out(rows * columns, 0x7fa5a5a5u);  // a NaN no result has
         gs::CpuExecuteOptions options;
         options.ThreadCount = threads;
         options.Checking = checking;
@@ -336,61 +340,91 @@ struct AxisZeroIntoCopy {
         const std::string where = "threads " + std::to_string(threads) +
                                   (checking == gs::IndexChecking::Checked ? " checked" : " unchecked");
         ASSERT_TRUE(status.ok()) << where << ": " << status.message();
-        EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, CpuImplementation::ScatterStrips) << where;
+        EXPECT_EQ(gs::cpu::LastImplementationRun().implementation, implementation) << where;
         EXPECT_TRUE(std::memcmp(out.data(), expected.data(), output.TotalTensorSizeInBytes) == 0) << where;
       }
     }
   }
+
+  // Checked, the last index out of bounds: refused before anything is written.
+  void ExpectNothingWrittenOnABadIndex() const {
+    std::vector<float> in(input.TotalTensorSizeInBytes / 4, 1.0f), up(uint64_t{updateSizes[0]} * updateSizes[1], 2.0f);
+    std::vector<int64_t> idx(up.size(), 3);
+    idx.back() = outputSizes[desc.Axis];
+    for (const int threads : {1, 2}) {
+      const std::vector<uint32_t> sentinel(uint64_t{outputSizes[0]} * outputSizes[1], 0x7fa5a5a5u);
+      std::vector<uint32_t> out = sentinel;
+      gs::CpuExecuteOptions options;
+      options.ThreadCount = threads;
+      const gs::Status status = gs::ExecuteOnCpu(
+          op, {{in.data(), in.size() * 4}, {idx.data(), idx.size() * 8}, {up.data(), up.size() * 4},
+               {out.data(), out.size() * 4}},
+          options);
+      EXPECT_EQ(status.code(), gs::StatusCode::InvalidArgument) << "threads " << threads;
+      EXPECT_NE(status.message().find(std::to_string(idx.back())), std::string::npos) << status.message();
+      EXPECT_TRUE(out == sentinel) << "threads " << threads << ": the output was written";
+    }
+  }
 };
+
+constexpr uint32_t kStripRows = 4096, kStripColumns = 640, kStripUpdateRows = 80;
 
 TEST(ParallelScatter, AxisZeroStripsIntoACopyPackTheirColumnsFromTheInput) {
   for (const gs::Reduction reduction : {gs::Reduction::None, gs::Reduction::Add}) {
-    const AxisZeroIntoCopy s(AxisZeroIntoCopy::kColumns, AxisZeroIntoCopy::kColumns, reduction);
+    const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, kStripColumns, kStripColumns, 0, reduction);
     ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
     ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
-    EXPECT_TRUE(s.op.plan()->cpu.rows.stripsReadInput);
+    EXPECT_TRUE(s.op.plan()->cpu.rows.walkCopiesInput);
     EXPECT_EQ(gs::cpu::TileScatterStrips(*s.op.plan(), 1).strips, 10u);
-    s.ExpectTheLoopsBytes();
+    s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
   }
 }
 
 TEST(ParallelScatter, AxisZeroStripsIntoACopyOfNarrowerIndicesCopyTheOtherColumns) {
-  const AxisZeroIntoCopy s(600, AxisZeroIntoCopy::kColumns, gs::Reduction::None);
+  const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, 600, kStripColumns, 0, gs::Reduction::None);
   ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
   ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
-  EXPECT_FALSE(s.op.plan()->cpu.rows.stripsReadInput);
-  s.ExpectTheLoopsBytes();
+  EXPECT_FALSE(s.op.plan()->cpu.rows.walkCopiesInput);
+  s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
 }
 
 TEST(ParallelScatter, AxisZeroStripsIntoACopyOfAnotherLayoutCopyFirst) {
-  const AxisZeroIntoCopy s(AxisZeroIntoCopy::kColumns, AxisZeroIntoCopy::kColumns + 16, gs::Reduction::None);
+  const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, kStripColumns, kStripColumns + 16, 0,
+                   gs::Reduction::None);
   ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
   ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
-  EXPECT_FALSE(s.op.plan()->cpu.rows.stripsReadInput);
-  s.ExpectTheLoopsBytes();
+  EXPECT_FALSE(s.op.plan()->cpu.rows.walkCopiesInput);
+  s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
 }
 
-// Checked, the last index out of bounds: refused before any strip is packed or unpacked.
 TEST(ParallelScatter, AxisZeroStripsIntoACopyWriteNothingOnABadIndex) {
-  const AxisZeroIntoCopy s(AxisZeroIntoCopy::kColumns, AxisZeroIntoCopy::kColumns, gs::Reduction::None);
+  const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, kStripColumns, kStripColumns, 0, gs::Reduction::None);
   ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
-  ASSERT_TRUE(s.op.plan()->cpu.rows.stripsReadInput);
-  std::vector<float> in(uint64_t{AxisZeroIntoCopy::kRows} * AxisZeroIntoCopy::kColumns, 1.0f);
-  std::vector<float> up(uint64_t{AxisZeroIntoCopy::kUpdateRows} * AxisZeroIntoCopy::kColumns, 2.0f);
-  std::vector<int64_t> idx(up.size(), 3);
-  idx.back() = AxisZeroIntoCopy::kRows;
-  for (const int threads : {1, 2}) {
-    const std::vector<uint32_t> sentinel(in.size(), 0x7fa5a5a5u);
-    std::vector<uint32_t> out = sentinel;
-    gs::CpuExecuteOptions options;
-    options.ThreadCount = threads;
-    const gs::Status status = gs::ExecuteOnCpu(
-        s.op, {{in.data(), in.size() * 4}, {idx.data(), idx.size() * 8}, {up.data(), up.size() * 4},
-               {out.data(), out.size() * 4}},
-        options);
-    EXPECT_EQ(status.code(), gs::StatusCode::InvalidArgument) << "threads " << threads;
-    EXPECT_NE(status.message().find("4096"), std::string::npos) << status.message();
-    EXPECT_TRUE(out == sentinel) << "threads " << threads << ": the output was written";
+  ASSERT_TRUE(s.op.plan()->cpu.rows.walkCopiesInput);
+  s.ExpectNothingWrittenOnABadIndex();
+}
+
+// Additions along the last axis into a copy: 512 lines of 1024 floats, 300 updates a line.
+constexpr uint32_t kLines = 512, kLineLength = 1024, kLineUpdates = 300;
+
+TEST(ParallelScatter, LastAxisLinesIntoACopyCopyEachLineFromTheInput) {
+  const IntoCopy s(kLines, kLineLength, kLines, kLineUpdates, kLineLength, 1, gs::Reduction::Add);
+  ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
+  ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterLines);
+  ASSERT_EQ(s.op.plan()->cpu.manyThreads, CpuImplementation::ScatterLines);
+  EXPECT_TRUE(s.op.plan()->cpu.rows.walkCopiesInput);
+  s.ExpectTheLoopsBytes(CpuImplementation::ScatterLines);
+  s.ExpectNothingWrittenOnABadIndex();
+}
+
+TEST(ParallelScatter, LastAxisLinesIntoACopyOfFewerRowsOrAnotherLayoutCopyFirst) {
+  const IntoCopy fewer(kLines, kLineLength, kLines - 100, kLineUpdates, kLineLength, 1, gs::Reduction::Add);
+  const IntoCopy padded(kLines, kLineLength, kLines, kLineUpdates, kLineLength + 16, 1, gs::Reduction::Add);
+  for (const IntoCopy* s : {&fewer, &padded}) {
+    ASSERT_TRUE(s->compiled.ok()) << s->compiled.message();
+    ASSERT_EQ(s->op.plan()->cpu.oneThread, CpuImplementation::ScatterLines);
+    EXPECT_FALSE(s->op.plan()->cpu.rows.walkCopiesInput);
+    s->ExpectTheLoopsBytes(CpuImplementation::ScatterLines);
   }
 }
 
@@ -408,7 +442,7 @@ TEST(ParallelScatter, AxisOneStripsOfOneSlabIntoACopyCopyTheOtherSlab) {
   gs::CompiledOperator op;
   ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op).ok());
   ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
-  EXPECT_FALSE(op.plan()->cpu.rows.stripsReadInput);
+  EXPECT_FALSE(op.plan()->cpu.rows.walkCopiesInput);
   std::vector<float> in(viewBytes / 4), up(80 * 64);
   std::vector<int32_t> idx(80 * 64);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i);
