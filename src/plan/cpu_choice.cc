@@ -185,10 +185,10 @@ bool ScatterStrips(const Plan& plan, const MachineInfo& machine, Threads, CpuCho
 // where each row's line of the output (its outer position, then every position of the indexed
 // dim) is provably apart from every other row's, as along an axis of ScatterElements (not
 // ScatterND, whose rows all reach the same block): slices of rows run in parallel, each row in
-// order, with no scratch. Overwrites keep their entries below, whose team counts the
-// destinations and needs no order when they are distinct.
-// Contiguous lines that are the whole Output, which the copy moves as one block, are copied
-// from the Input each just before it folds, while it is in the cache.
+// order, with no scratch. Contiguous lines that are the whole Output, which the copy moves as
+// one block, are copied from the Input each just before it folds, while it is in the cache.
+// Overwrites keep their entries below, whose team counts the destinations and needs no order
+// when they are distinct.
 bool ScatterLines(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
   if (!plan.isScatter || plan.reduction == Reduction::None || !ElementRows(plan, choice)) return false;
   const KernelConstants& k = plan.walk;

@@ -312,7 +312,9 @@ struct IntoCopy {
     for (size_t i = 0; i < up.size(); ++i) up[i] = static_cast<float>(rng() % 2001) * (i % 3 ? 1e-3f : 1e3f) - 7.0f;
     for (const gs::IndexChecking checking : {gs::IndexChecking::Checked, gs::IndexChecking::Unchecked}) {
       std::vector<int64_t> idx(up.size());
-      for (size_t i = 0; i < idx.size(); ++i) idx[i] = static_cast<int64_t>(rng() % (2 * bound)) - static_cast<int64_t>(bound);
+      for (size_t i = 0; i < idx.size(); ++i) {
+        idx[i] = static_cast<int64_t>(rng() % (2 * bound)) - static_cast<int64_t>(bound);
+      }
       if (checking == gs::IndexChecking::Unchecked) {
         for (size_t i = 5; i < idx.size(); i += 97) idx[i] = static_cast<int64_t>(bound + i);
       }
