@@ -35,6 +35,13 @@ struct DestinationCount {
   Destinations destinations = Destinations::Repeated;
 };
 
+// The least s with 2^s >= n.
+uint64_t Log2Ceil(uint64_t n) {
+  uint64_t s = 0;
+  while ((uint64_t{1} << s) < n) ++s;
+  return s;
+}
+
 // Counts the destinations of every unit, and unless they are distinct, buckets the moves.
 // Reads the indices and allocates before anything is written (running out of memory leaves
 // the output untouched).
@@ -45,7 +52,8 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
   const uint64_t threads = static_cast<uint64_t>(parallel.concurrency());
   const uint64_t buckets = threads * 4;
   const uint64_t extent = plan.tensor(plan::TensorRole::Output).extentElements;
-  const uint64_t bucketWidth = std::max<uint64_t>(1, (extent + buckets - 1) / buckets);
+  // Powers of two, so that each unit costs shifts, not divisions.
+  const uint64_t bucketShift = Log2Ceil(std::max<uint64_t>(1, (extent + buckets - 1) / buckets));
   const uint64_t chunkUnits = std::max<uint64_t>(plan.cpu.taskUnits, (k.unitCount + 4 * threads - 1) / (4 * threads));
   const uint64_t chunks = (k.unitCount + chunkUnits - 1) / chunkUnits;
   auto chunkRange = [&](uint64_t c) {
@@ -57,17 +65,18 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
   // between: it writes only inside the slots the count reserved.
   std::vector<uint64_t> slots(chunks * buckets, 0);
   std::vector<uint64_t> ends(chunks * buckets, 0);
-  // Overwrites only: one bit per block-sized slot of the output, set as the count goes (two
-  // starts in one slot only cost the fast path). At most 64 bits a unit, so the bitmap stays
-  // small beside the indices.
-  const uint64_t blockSlots = extent / k.blockElements + 1;
+  // Overwrites only: one bit per slot of the output (the largest power of two of elements not
+  // over a block), set as the count goes (two starts in one slot only cost the fast path). At
+  // most 64 bits a unit, so the bitmap stays small beside the indices.
+  const uint64_t slotShift = Log2Ceil(k.blockElements + 1) - 1;
+  const uint64_t blockSlots = (extent >> slotShift) + 1;
   const bool mayBeDistinct = plan.reduction == Reduction::None && blockSlots <= 64 * k.unitCount;
   std::vector<uint64_t> started(mayBeDistinct ? (blockSlots + 63) / 64 : 0, 0);
   std::atomic<bool> repeated{!mayBeDistinct};
   const auto noteStart = [&](uint64_t destination) {
     // Once a repeat is seen the answer is known: the threads stop bouncing the bitmap's lines.
     if (repeated.load(std::memory_order_relaxed)) return;
-    const uint64_t slot = destination / k.blockElements, bit = uint64_t{1} << (slot % 64);
+    const uint64_t slot = destination >> slotShift, bit = uint64_t{1} << (slot % 64);
     if (__atomic_fetch_or(&started[slot / 64], bit, __ATOMIC_RELAXED) & bit) {
       repeated.store(true, std::memory_order_relaxed);
     }
@@ -78,7 +87,7 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
       const auto [begin, end] = chunkRange(c);
       uint64_t* counts = &slots[c * buckets];
       if (!ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t) {
-            ++counts[destination / bucketWidth];
+            ++counts[destination >> bucketShift];
             if (mayBeDistinct) noteStart(destination);
           })) {
         outOfBounds.store(true, std::memory_order_relaxed);
@@ -109,7 +118,7 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
       uint64_t* next = &slots[c * buckets];
       const uint64_t* slotEnds = &ends[c * buckets];
       ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t source) {
-        const uint64_t b = destination / bucketWidth;
+        const uint64_t b = destination >> bucketShift;
         if (next[b] < slotEnds[b]) out->moves[next[b]++] = {destination, source};
       });
     }
