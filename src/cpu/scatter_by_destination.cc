@@ -35,10 +35,10 @@ struct DestinationCount {
   Destinations destinations = Destinations::Repeated;
 };
 
-// The least s with 2^s >= n.
+// The least s with 2^s >= n (63 at most).
 uint64_t Log2Ceil(uint64_t n) {
   uint64_t s = 0;
-  while ((uint64_t{1} << s) < n) ++s;
+  while (s < 63 && (uint64_t{1} << s) < n) ++s;
   return s;
 }
 
