@@ -68,7 +68,7 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
   // Overwrites only: one bit per slot of the output (the largest power of two of elements not
   // over a block), set as the count goes (two starts in one slot only cost the fast path). At
   // most 64 bits a unit, so the bitmap stays small beside the indices.
-  const uint64_t slotShift = Log2Ceil(k.blockElements + 1) - 1;
+  const uint64_t slotShift = 63 - __builtin_clzll(std::max<uint64_t>(1, k.blockElements));
   const uint64_t blockSlots = (extent >> slotShift) + 1;
   const bool mayBeDistinct = plan.reduction == Reduction::None && blockSlots <= 64 * k.unitCount;
   std::vector<uint64_t> started(mayBeDistinct ? (blockSlots + 63) / 64 : 0, 0);
