@@ -67,33 +67,66 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
   std::vector<uint64_t> ends(chunks * buckets, 0);
   // Overwrites only: one bit per slot of the output (the largest power of two of elements not
   // over a block), set as the count goes (two starts in one slot only cost the fast path). At
-  // most 64 bits a unit, so the bitmap stays small beside the indices.
+  // most 64 bits a unit, so a bitmap stays small beside the indices. Each lane (a range of
+  // chunks that one task counts in order) sets bits in a bitmap of its own without atomics, and
+  // the bitmaps are merged after; where one per lane would outweigh the indices, the lanes share
+  // one bitmap and set its bits atomically.
   const uint64_t slotShift = 63 - __builtin_clzll(std::max<uint64_t>(1, k.blockElements));
-  const uint64_t blockSlots = (extent >> slotShift) + 1;
-  const bool mayBeDistinct = plan.reduction == Reduction::None && blockSlots <= 64 * k.unitCount;
-  std::vector<uint64_t> started(mayBeDistinct ? (blockSlots + 63) / 64 : 0, 0);
+  const uint64_t bitmapWords = ((extent >> slotShift) + 1 + 63) / 64;
+  const bool mayBeDistinct = plan.reduction == Reduction::None && bitmapWords <= k.unitCount;
+  const uint64_t lanes = std::min(threads, chunks);
+  const uint64_t laneWords = (bitmapWords + 7) / 8 * 8;  // a lane's bitmap starts on a line of its own
+  const bool bitmapPerLane = lanes * laneWords <= k.unitCount;
+  const uint64_t bitmaps = !mayBeDistinct ? 0 : bitmapPerLane ? lanes : 1;
+  std::vector<uint64_t> started(bitmaps * laneWords, 0);
   std::atomic<bool> repeated{!mayBeDistinct};
-  const auto noteStart = [&](uint64_t destination) {
-    // Once a repeat is seen the answer is known: the threads stop bouncing the bitmap's lines.
-    if (repeated.load(std::memory_order_relaxed)) return;
-    const uint64_t slot = destination >> slotShift, bit = uint64_t{1} << (slot % 64);
-    if (__atomic_fetch_or(&started[slot / 64], bit, __ATOMIC_RELAXED) & bit) {
-      repeated.store(true, std::memory_order_relaxed);
-    }
-  };
   std::atomic<bool> outOfBounds{false};
-  parallel.For(chunks, 1, [&](uint64_t first, uint64_t last) {
-    for (uint64_t c = first; c < last; ++c) {
-      const auto [begin, end] = chunkRange(c);
-      uint64_t* counts = &slots[c * buckets];
-      if (!ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t) {
-            ++counts[destination >> bucketShift];
-            if (mayBeDistinct) noteStart(destination);
-          })) {
-        outOfBounds.store(true, std::memory_order_relaxed);
+  parallel.For(lanes, 1, [&](uint64_t firstLane, uint64_t lastLane) {
+    for (uint64_t lane = firstLane; lane < lastLane; ++lane) {
+      uint64_t* bitmap = bitmapPerLane ? &started[lane * laneWords] : started.data();
+      bool repeatSeen = repeated.load(std::memory_order_relaxed);
+      const auto noteStart = [&](uint64_t destination) {
+        const uint64_t slot = destination >> slotShift, bit = uint64_t{1} << (slot % 64);
+        uint64_t& word = bitmap[slot / 64];
+        uint64_t before;
+        if (bitmapPerLane) {
+          before = word;
+          word = before | bit;
+        } else {
+          before = __atomic_fetch_or(&word, bit, __ATOMIC_RELAXED);
+        }
+        repeatSeen = (before & bit) != 0;
+      };
+      for (uint64_t c = lane * chunks / lanes; c < (lane + 1) * chunks / lanes; ++c) {
+        const auto [begin, end] = chunkRange(c);
+        uint64_t* counts = &slots[c * buckets];
+        if (!ForEachMove<IndexT>(k, indices, begin, end, [&](uint64_t destination, uint64_t) {
+              ++counts[destination >> bucketShift];
+              if (!repeatSeen) noteStart(destination);
+            })) {
+          outOfBounds.store(true, std::memory_order_relaxed);
+        }
+        // Once a repeat is seen the answer is known: the other lanes stop setting bits.
+        if (repeatSeen) repeated.store(true, std::memory_order_relaxed);
+        repeatSeen = repeated.load(std::memory_order_relaxed);
       }
     }
   });
+  if (bitmaps > 1 && !repeated.load()) {
+    // Two lanes that started units in one slot: a repeat neither lane could see alone.
+    parallel.For(laneWords, 1 << 14, [&](uint64_t first, uint64_t last) {
+      bool seen = false;
+      for (uint64_t w = first; w < last && !seen; ++w) {
+        uint64_t any = 0;
+        for (uint64_t lane = 0; lane < bitmaps; ++lane) {
+          const uint64_t bits = started[lane * laneWords + w];
+          seen |= (any & bits) != 0;
+          any |= bits;
+        }
+      }
+      if (seen) repeated.store(true, std::memory_order_relaxed);
+    });
+  }
   DestinationCount count;
   count.allInBounds = !outOfBounds.load();
   count.destinations = repeated.load() ? Destinations::Repeated : Destinations::Distinct;

@@ -3,7 +3,8 @@
 // row-major order wins), 1 and 2 threads give the bytes of an in-order loop written here,
 // in place and into a copy, checked and unchecked. On 2 threads the plan's entry counts the
 // destinations first and decides by what it found, the one choice made from index values:
-// the test checks that decision as well as the bytes. Then float additions along the last
+// the test checks that decision as well as the bytes, with repeats inside one counting lane,
+// across two, and in a table so sparse that the lanes share one bitmap. Then float additions along the last
 // axis, each line's fold split from the others across the threads, and along axis 0 on rows
 // too narrow for more than one strip, whose strips are halved for two threads: the bytes of
 // the same in-order loop, whose sums depend on the order; and along axis 0 on halves. Last,
@@ -56,16 +57,34 @@ std::vector<Scatter> Scatters() {
   return {distinct, repeated, outOfBounds};
 }
 
-TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
-  const uint32_t tableSizes[] = {kTableRows, kRowElements}, indexSizes[] = {kUpdateRows, 1},
-                 updateSizes[] = {kUpdateRows, kRowElements};
-  const uint64_t tableBytes = uint64_t{kTableRows} * kRowElements * 4, updateBytes = uint64_t{kUpdateRows} * kRowElements * 4;
-  const gs::TensorDesc table{gs::DataType::Float32, 2, tableSizes, nullptr, tableBytes};
-  const gs::TensorDesc indexDesc{gs::DataType::Int64, 2, indexSizes, nullptr, uint64_t{kUpdateRows} * 8};
-  const gs::TensorDesc updateDesc{gs::DataType::Float32, 2, updateSizes, nullptr, updateBytes};
-  const gs::ScatterNdOperatorDesc desc{&table, &indexDesc, &updateDesc, &table, 2, 2, gs::Reduction::None};
+// A ScatterND of rows of 64 floats (int64 indices, one per row of updates) into a table,
+// compiled (the descs point into it: not copied).
+struct RowsScatter {
+  uint32_t tableSizes[2], indexSizes[2], updateSizes[2];
+  uint64_t tableBytes, updateBytes;
+  gs::TensorDesc table, indexDesc, updateDesc;
+  gs::ScatterNdOperatorDesc desc;
   gs::CompiledOperator op;
-  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op).ok());
+  gs::Status compiled;
+
+  RowsScatter(uint32_t tableRows, uint32_t updateRows)
+      : tableSizes{tableRows, kRowElements},
+        indexSizes{updateRows, 1},
+        updateSizes{updateRows, kRowElements},
+        tableBytes(uint64_t{tableRows} * kRowElements * 4),
+        updateBytes(uint64_t{updateRows} * kRowElements * 4),
+        table{gs::DataType::Float32, 2, tableSizes, nullptr, tableBytes},
+        indexDesc{gs::DataType::Int64, 2, indexSizes, nullptr, uint64_t{updateRows} * 8},
+        updateDesc{gs::DataType::Float32, 2, updateSizes, nullptr, updateBytes},
+        desc{&table, &indexDesc, &updateDesc, &table, 2, 2, gs::Reduction::None},
+        compiled(gs::CompileOperator({gs::OperatorType::ScatterNd, &desc}, &op)) {}
+};
+
+TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
+  const RowsScatter scatter(kTableRows, kUpdateRows);
+  ASSERT_TRUE(scatter.compiled.ok());
+  const gs::CompiledOperator& op = scatter.op;
+  const uint64_t tableBytes = scatter.tableBytes, updateBytes = scatter.updateBytes;
   ASSERT_EQ(op.plan()->cpu.oneThread, CpuImplementation::ScatterUnits);
   ASSERT_EQ(op.plan()->cpu.manyThreads, CpuImplementation::ScatterUnitsByDestination);
 
@@ -112,6 +131,54 @@ TEST(ParallelScatter, RowsMatchAnInOrderLoop) {
         }
       }
     }
+  }
+}
+
+// In-place ScatterND rows of 64 floats into a table of `tableRows`, on 2 threads: what
+// counting the destinations found, and whether the bytes are an in-order loop's.
+void ExpectRowsCounted(uint32_t tableRows, const std::vector<int64_t>& indices, Destinations expected,
+                       const std::string& where) {
+  const uint32_t updateRows = static_cast<uint32_t>(indices.size());
+  const RowsScatter scatter(tableRows, updateRows);
+  ASSERT_TRUE(scatter.compiled.ok()) << where;
+  const uint64_t tableBytes = scatter.tableBytes, updateBytes = scatter.updateBytes;
+  std::vector<float> output(uint64_t{tableRows} * kRowElements), updates(uint64_t{updateRows} * kRowElements);
+  for (size_t i = 0; i < output.size(); ++i) output[i] = static_cast<float>(i);
+  for (size_t i = 0; i < updates.size(); ++i) updates[i] = -static_cast<float>(i) - 1;
+  std::vector<float> expectedBytes = output;
+  for (uint32_t j = 0; j < updateRows; ++j) {
+    std::memcpy(&expectedBytes[indices[j] * kRowElements], &updates[uint64_t{j} * kRowElements], kRowElements * 4);
+  }
+  gs::CpuExecuteOptions options;
+  options.ThreadCount = 2;
+  ASSERT_TRUE(gs::ExecuteOnCpu(scatter.op, {{output.data(), tableBytes}, {indices.data(), uint64_t{updateRows} * 8},
+                                    {updates.data(), updateBytes}, {output.data(), tableBytes}},
+                               options)
+                  .ok())
+      << where;
+  const gs::cpu::ImplementationRun ran = gs::cpu::LastImplementationRun();
+  ASSERT_EQ(ran.implementation, CpuImplementation::ScatterUnitsByDestination) << where;
+  EXPECT_EQ(ran.destinations, expected) << where;
+  EXPECT_TRUE(std::memcmp(output.data(), expectedBytes.data(), tableBytes) == 0) << where;
+}
+
+// The count splits the units into one lane per thread, each with a bitmap of its own unless
+// the table is so much larger than the updates that the lanes share one: a repeat is found
+// inside one lane, across two, and in a shared bitmap.
+TEST(ParallelScatter, RepeatedRowsAreFoundInALaneAcrossLanesAndInASparseTable) {
+  for (const uint32_t tableRows : {kTableRows, 20 * kTableRows}) {  // 20: one bitmap, not two, fits the units
+    const std::string table = tableRows == kTableRows ? "a table of a bitmap per lane" : "a sparse table";
+    std::vector<int64_t> rows(tableRows);
+    std::iota(rows.begin(), rows.end(), 0);
+    std::shuffle(rows.begin(), rows.end(), std::mt19937_64(11));
+    const std::vector<int64_t> distinct(rows.begin(), rows.begin() + kUpdateRows);
+    ExpectRowsCounted(tableRows, distinct, Destinations::Distinct, table + ", distinct rows");
+    std::vector<int64_t> inOneLane = distinct;
+    inOneLane[kUpdateRows / 4 + 1] = inOneLane[kUpdateRows / 4];
+    ExpectRowsCounted(tableRows, inOneLane, Destinations::Repeated, table + ", a repeat inside the first lane");
+    std::vector<int64_t> acrossLanes = distinct;
+    acrossLanes[kUpdateRows - 1] = acrossLanes[0];
+    ExpectRowsCounted(tableRows, acrossLanes, Destinations::Repeated, table + ", the last row repeating the first");
   }
 }
 
