@@ -76,14 +76,14 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
   const bool mayBeDistinct = plan.reduction == Reduction::None && bitmapWords <= k.unitCount;
   const uint64_t lanes = std::min(threads, chunks);
   const uint64_t laneWords = (bitmapWords + 7) / 8 * 8;  // a lane's bitmap starts on a line of its own
-  const bool bitmapPerLane = lanes * laneWords <= k.unitCount;
+  const bool bitmapPerLane = mayBeDistinct && lanes * laneWords <= k.unitCount;
   const uint64_t bitmaps = !mayBeDistinct ? 0 : bitmapPerLane ? lanes : 1;
   std::vector<uint64_t> started(bitmaps * laneWords, 0);
   std::atomic<bool> repeated{!mayBeDistinct};
   std::atomic<bool> outOfBounds{false};
   parallel.For(lanes, 1, [&](uint64_t firstLane, uint64_t lastLane) {
     for (uint64_t lane = firstLane; lane < lastLane; ++lane) {
-      uint64_t* bitmap = bitmapPerLane ? &started[lane * laneWords] : started.data();
+      uint64_t* bitmap = started.data() + (bitmapPerLane ? lane * laneWords : 0);
       bool repeatSeen = repeated.load(std::memory_order_relaxed);
       const auto noteStart = [&](uint64_t destination) {
         const uint64_t slot = destination >> slotShift, bit = uint64_t{1} << (slot % 64);
