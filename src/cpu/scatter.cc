@@ -36,6 +36,11 @@ Status ValidateBeforeWalk(const plan::Plan& plan, const plan::HostBuffers& buffe
 
 }  // namespace
 
+// Rows of updates a strip of overwrites hints ahead, fewer than kRowsAhead: its random stores
+// into the scratch need line fill buffers too, which hints further ahead would hold. A fold's
+// arithmetic between the stores leaves room for kRowsAhead.
+constexpr uint64_t kOverwriteRowsAhead = 4;
+
 // Columns own disjoint outputs (plan/cpu_choice.cc), so strips of columns run in parallel,
 // each walking every row in order through a packed copy of its columns. Where the strips
 // cover the Output, a call that is not in place packs them from the Input instead of copying
@@ -62,6 +67,7 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   const FoldRowFn fold = plan.reduction == Reduction::None
                              ? nullptr
                              : SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
+  const uint64_t rowsAhead = fold == nullptr ? kOverwriteRowsAhead : kRowsAhead;
   parallel.For(tiling.strips, tiling.grain, [&](uint64_t first, uint64_t last) {
     IeeeFloatScope ieee;
     for (uint64_t strip = first; strip < last; ++strip) {
@@ -77,9 +83,9 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
       uint8_t* columns = scratch != nullptr ? scratch : output + column * step * e;
       const uint64_t columnsStep = scratch != nullptr ? 1 : step;
       const uint64_t columnsStride = scratch != nullptr ? width : stride;
-      UnitCursor cursor(tiling.outer, 0), ahead(tiling.outer, std::min(rows.rowCount, kRowsAhead));
+      UnitCursor cursor(tiling.outer, 0), ahead(tiling.outer, std::min(rows.rowCount, rowsAhead));
       for (uint64_t r = 0; r < rows.rowCount; ++r, cursor.Next()) {
-        if (r + kRowsAhead < rows.rowCount) {
+        if (r + rowsAhead < rows.rowCount) {
           PrefetchRow(indices + (ahead.index() + column) * x, width * x);
           PrefetchRow(updates + (ahead.iter() + column) * e, width * e);
           ahead.Next();
