@@ -35,12 +35,11 @@ struct DestinationCount {
   Destinations destinations = Destinations::Repeated;
 };
 
+// The greatest s with 2^s <= n, for n >= 1.
+uint64_t Log2Floor(uint64_t n) { return 63 - __builtin_clzll(n); }
+
 // The least s with 2^s >= n (63 at most).
-uint64_t Log2Ceil(uint64_t n) {
-  uint64_t s = 0;
-  while (s < 63 && (uint64_t{1} << s) < n) ++s;
-  return s;
-}
+uint64_t Log2Ceil(uint64_t n) { return n <= 1 ? 0 : std::min<uint64_t>(63, Log2Floor(n - 1) + 1); }
 
 // Counts the destinations of every unit, and unless they are distinct, buckets the moves.
 // Reads the indices and allocates before anything is written (running out of memory leaves
@@ -71,7 +70,7 @@ DestinationCount CountAndBucket(const plan::Plan& plan, const uint8_t* indices, 
   // chunks that one task counts in order) sets bits in a bitmap of its own without atomics, and
   // the bitmaps are merged after; where one per lane would outweigh the indices, the lanes share
   // one bitmap and set its bits atomically.
-  const uint64_t slotShift = 63 - __builtin_clzll(std::max<uint64_t>(1, k.blockElements));
+  const uint64_t slotShift = Log2Floor(std::max<uint64_t>(1, k.blockElements));
   const uint64_t bitmapWords = ((extent >> slotShift) + 1 + 63) / 64;
   const bool mayBeDistinct = plan.reduction == Reduction::None && bitmapWords <= k.unitCount;
   const uint64_t lanes = std::min(threads, chunks);
