@@ -17,11 +17,18 @@
 namespace gs::cpu {
 namespace {
 
-// AMD Zen 4 and later (plan::MachineInfo::avx2WordGathers): family 19h with AVX-512 (Zen 3 is
-// family 19h without it), or family 1Ah and on.
-bool AmdZen4OrLater() {
+// Cores whose vpgatherdd was measured faster than the line kernel's scalar loop on rows of 1-
+// and 2-byte elements (plan::MachineInfo::avx2WordGathers): AMD Zen 4 and later (family 19h
+// with AVX-512; Zen 3 is 19h without it), or family 1Ah and on; Intel from Alder Lake and
+// Sapphire Rapids on, which AVX-VNNI marks. Intel's earlier AVX2 cores either gather slowly
+// (Haswell, Broadwell) or run under the gather data sampling ("Downfall") microcode
+// mitigation, which slows gathers (Skylake to Tiger Lake).
+bool FastWordGathers() {
 #if defined(__x86_64__) || defined(__i386__)
   unsigned eax, ebx, ecx, edx;
+  if (__builtin_cpu_is("intel")) {
+    return __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax & (1u << 4)) != 0;  // AVX-VNNI
+  }
   if (!__builtin_cpu_is("amd") || !__get_cpuid(1, &eax, &ebx, &ecx, &edx)) return false;
   const unsigned baseFamily = (eax >> 8) & 0xf;
   const unsigned family = baseFamily == 0xf ? baseFamily + ((eax >> 20) & 0xff) : baseFamily;
@@ -63,7 +70,7 @@ const plan::MachineInfo& ThisMachine() {
     const uint64_t l3 = CacheBytes(3);
     m.llcBytes = l3 != 0 ? l3 : m.l2Bytes;
     m.cores = std::max(1u, std::thread::hardware_concurrency());
-    m.avx2WordGathers = AmdZen4OrLater();
+    m.avx2WordGathers = FastWordGathers();
     return m;
   }();
   return machine;

@@ -17,8 +17,9 @@ struct MachineInfo {
   uint64_t llcBytes = 0;  // the last-level cache; calls that touch more stream their stores (0: never)
   uint32_t cores = 1;     // hardware threads
   // The avx2 set gathers rows of 1- and 2-byte elements as 32-bit words (else the line
-  // kernel's scalar loop): only where that was measured faster, AMD Zen 4 and later; an
-  // earlier form of it ran slower on Zen 3 (perf/results/2026-11-28-avx2-positions.md).
+  // kernel's scalar loop): only on cores where that was measured faster (cpu/machine.cc,
+  // FastWordGathers); an earlier form of it ran slower on Zen 3
+  // (perf/results/2026-11-28-avx2-positions.md).
   bool avx2WordGathers = false;
 };
 

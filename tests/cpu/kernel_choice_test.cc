@@ -3,10 +3,14 @@
 // set through the same variable are known to have run on it (an unsupported name would fall
 // back to the best set without a word).
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
 
 #include <gtest/gtest.h>
 
 #include "cpu/kernel_set.h"
+#include "cpu/machine.h"
 
 namespace {
 
@@ -25,6 +29,30 @@ TEST(KernelChoice, TheEnvironmentsSetOrElseTheBestSupported) {
     EXPECT_EQ(gs::cpu::ActiveKernelSet(), supported.back());
   }
 }
+
+#if defined(__linux__) && defined(__x86_64__)
+// The avx2 set's word gathers follow the core, read here from the kernel's /proc/cpuinfo rather
+// than CPUID: AMD family 19h with avx512f or 1Ah on (Zen 4 and later), Intel with avx_vnni
+// (Alder Lake, Sapphire Rapids and later).
+TEST(KernelChoice, WordGathersOnTheCoresTheyWereMeasuredFasterOn) {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line, vendor, flags;
+  int family = -1;
+  while (std::getline(cpuinfo, line) && (vendor.empty() || family < 0 || flags.empty())) {
+    const std::string key = line.substr(0, line.find(':'));
+    const std::string value = line.find(':') == std::string::npos ? "" : line.substr(line.find(':') + 1);
+    if (key.rfind("vendor_id", 0) == 0) std::istringstream(value) >> vendor;
+    if (key.rfind("cpu family", 0) == 0) std::istringstream(value) >> family;
+    if (key.rfind("flags", 0) == 0) flags = value + " ";
+  }
+  if (vendor.empty() || flags.empty()) GTEST_SKIP() << "/proc/cpuinfo names no vendor or flags";
+  const auto has = [&](const char* flag) { return flags.find(std::string(" ") + flag + " ") != std::string::npos; };
+  const bool expected = vendor == "GenuineIntel"   ? has("avx_vnni")
+                        : vendor == "AuthenticAMD" ? family >= 0x1a || (family == 0x19 && has("avx512f"))
+                                                   : false;
+  EXPECT_EQ(gs::cpu::ThisMachine().avx2WordGathers, expected) << vendor << " family " << family;
+}
+#endif
 
 #if defined(__aarch64__)
 TEST(KernelChoice, Arm64RunsNeon64) {
