@@ -5,9 +5,6 @@
 // general one, indices in and out of bounds. The tracked entries' return value says whether
 // every index was in bounds; the untracked ones may say true regardless, never false when all
 // were.
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <algorithm>
 
 #include "kernel_tester.h"
@@ -112,11 +109,11 @@ TEST_P(GatherRow, EveryEntryMatchesTheReference) {
 // read there is a fault, not a wrong byte); nor for an out-of-bounds index, whose lane the
 // AVX-512 and AVX2 kernels gather unmasked (from a word they keep inside the row) and zero.
 TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
-  const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
-  void* pages = mmap(nullptr, 2 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  ASSERT_NE(pages, MAP_FAILED);
-  uint8_t* const end = static_cast<uint8_t*>(pages) + page;
-  ASSERT_EQ(mprotect(end, page, PROT_NONE), 0);
+  const uint64_t page = SystemPages::PageBytes();
+  SystemPages pages(2 * page);
+  ASSERT_NE(pages.data(), nullptr);
+  ASSERT_TRUE(pages.MakeInaccessible(page, page));
+  uint8_t* const end = pages.data() + page;
   Rng rng(31);
   for (uint32_t log2 = 0; log2 < 2; ++log2) {
     const uint32_t e = 1u << log2;
@@ -164,7 +161,6 @@ TEST_P(GatherRow, LastAxisRowsReadNothingPastTheirEnd) {
       }
     }
   }
-  munmap(pages, 2 * page);
 }
 
 // Long last-axis rows, which kernels take in blocks and vectors and may cut into pieces: one

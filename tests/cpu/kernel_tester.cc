@@ -1,5 +1,12 @@
 #include "kernel_tester.h"
 
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace gs_cpu_test {
 
 std::string SetName(const ::testing::TestParamInfo<gs::cpu::KernelSet>& info) {
@@ -33,6 +40,36 @@ bool GuardedBytes::GuardsIntact() const {
   }
   return true;
 }
+
+#if defined(_WIN32)
+SystemPages::SystemPages(uint64_t bytes) : bytes_(bytes) {
+  base_ = static_cast<uint8_t*>(VirtualAlloc(nullptr, bytes, MEM_RESERVE | MEM_COMMIT, PAGE_READWRITE));
+}
+SystemPages::~SystemPages() {
+  if (base_ != nullptr) VirtualFree(base_, 0, MEM_RELEASE);
+}
+bool SystemPages::MakeInaccessible(uint64_t offset, uint64_t bytes) {
+  DWORD previous;
+  return VirtualProtect(base_ + offset, bytes, PAGE_NOACCESS, &previous) != 0;
+}
+uint64_t SystemPages::PageBytes() {
+  SYSTEM_INFO info;
+  GetSystemInfo(&info);
+  return info.dwPageSize;
+}
+#else
+SystemPages::SystemPages(uint64_t bytes) : bytes_(bytes) {
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  base_ = p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
+}
+SystemPages::~SystemPages() {
+  if (base_ != nullptr) munmap(base_, bytes_);
+}
+bool SystemPages::MakeInaccessible(uint64_t offset, uint64_t bytes) {
+  return mprotect(base_ + offset, bytes, PROT_NONE) == 0;
+}
+uint64_t SystemPages::PageBytes() { return static_cast<uint64_t>(sysconf(_SC_PAGESIZE)); }
+#endif
 
 uint64_t Rng::Next() {
   uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);

@@ -42,6 +42,25 @@ class GuardedBytes {
   std::vector<uint8_t> storage_;
 };
 
+// Memory straight from the system (mmap; VirtualAlloc on Windows), readable and writable, for
+// tests of what a kernel may touch: `bytes` of it, of which Linux makes memory only the pages
+// touched (Windows commits them all), and any whole pages of it made inaccessible, so that a
+// read there faults. data() is nullptr when the system refused.
+class SystemPages {
+ public:
+  explicit SystemPages(uint64_t bytes);
+  ~SystemPages();
+  SystemPages(const SystemPages&) = delete;
+  SystemPages& operator=(const SystemPages&) = delete;
+  uint8_t* data() const { return base_; }
+  bool MakeInaccessible(uint64_t offset, uint64_t bytes);
+  static uint64_t PageBytes();
+
+ private:
+  uint8_t* base_ = nullptr;
+  uint64_t bytes_;
+};
+
 // A deterministic generator (splitmix64) for data and indices.
 class Rng {
  public:

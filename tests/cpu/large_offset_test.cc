@@ -1,8 +1,6 @@
 // Element offsets whose byte offsets sit near and past 2^31 and 2^32: a 5 GiB reservation of
 // which only the pages touched become memory, read and written through every entry that
 // takes an offset, so that 32-bit lane offsets and their overflow guards are exercised.
-#include <sys/mman.h>
-
 #include "kernel_tester.h"
 
 namespace gs_cpu_test {
@@ -10,27 +8,12 @@ namespace {
 
 constexpr uint64_t kReservedBytes = uint64_t{5} << 30;
 
-class Reservation {
- public:
-  Reservation() {
-    void* p = mmap(nullptr, kReservedBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    base_ = p == MAP_FAILED ? nullptr : static_cast<uint8_t*>(p);
-  }
-  ~Reservation() {
-    if (base_ != nullptr) munmap(base_, kReservedBytes);
-  }
-  uint8_t* base() const { return base_; }
-
- private:
-  uint8_t* base_;
-};
-
 class LargeOffsets : public KernelSetTest {};
 
 TEST_P(LargeOffsets, GatherAndScatterRowsReachPast4GiB) {
-  const Reservation reservation;
-  ASSERT_NE(reservation.base(), nullptr) << "could not reserve 5 GiB of address space";
-  uint8_t* data = reservation.base();
+  const SystemPages reservation(kReservedBytes);
+  ASSERT_NE(reservation.data(), nullptr) << "could not reserve 5 GiB of address space";
+  uint8_t* data = reservation.data();
   for (uint32_t log2 : {2u, 3u}) {
     const uint64_t e = uint64_t{1} << log2;
     // Positions whose byte offsets are 2^31 - e, 2^31, 2^32 - e, 2^32, 2^32 + 5e; the bound
@@ -79,9 +62,9 @@ TEST_P(LargeOffsets, GatherAndScatterRowsReachPast4GiB) {
 }
 
 TEST_P(LargeOffsets, TupleRowsReachPast2GiB) {
-  const Reservation reservation;
-  ASSERT_NE(reservation.base(), nullptr);
-  uint8_t* data = reservation.base();
+  const SystemPages reservation(kReservedBytes);
+  ASSERT_NE(reservation.data(), nullptr);
+  uint8_t* data = reservation.data();
   // Pairs into 4-byte elements: bounds {4, 2^28}, strides {2^28, 1}: offsets up to 4 GiB.
   const uint64_t bounds[2] = {4, uint64_t{1} << 28}, strides[2] = {uint64_t{1} << 28, 1};
   const std::vector<std::pair<int64_t, int64_t>> pairs = {{2, 0}, {1, (1 << 28) - 1}, {3, (1 << 28) - 1}, {3, 5}, {4, 0}};

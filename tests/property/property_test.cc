@@ -7,7 +7,9 @@
 // x86; scalar, neon64 on ARM64).
 #include <gtest/gtest.h>
 
+#if !defined(GS_PARALLEL_WITHOUT_TBB)
 #include <oneapi/tbb/task_arena.h>
+#endif
 
 #include <cstdlib>
 #include <iostream>
@@ -42,13 +44,16 @@ gs::plan::MachineInfo MachineWith(gs::cpu::KernelSet set, bool streamed) {
 }
 
 // Runs `count` seeds of one kind; each case on its suggested thread count, or on every
-// configuration when `all_threads` (1, 2, the default, and 3 tasks in a caller's 2-thread arena).
+// configuration when `all_threads` (1, 2, the default, and 3 tasks in a caller's 2-thread arena
+// where the engine runs on oneTBB).
 // Returns the cases per implementation that ran (each case's CPU runs check that the
 // implementation its plan chose is the one that ran).
 using Implementations = std::map<std::string, uint64_t>;
 Implementations Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
   count = ScaledSeedCount(count);
+#if !defined(GS_PARALLEL_WITHOUT_TBB)
   tbb::task_arena arena(2);
+#endif
   const gs::cpu::KernelSet own_set = gs::cpu::ThisMachine().kernelSet;
   int failures = 0;
   Implementations ran;
@@ -66,7 +71,10 @@ Implementations Sweep(CaseKind kind, uint64_t count, bool all_threads = false) {
     if (problem.empty()) ++ran[ImplementationOf(*compiled.plan())];
     if (problem.empty()) {
       std::vector<EngineOptions> runs = {{c.thread_count, nullptr}};
-      if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}, {3, &arena}};
+      if (all_threads) runs = {{1, nullptr}, {2, nullptr}, {0, nullptr}};
+#if !defined(GS_PARALLEL_WITHOUT_TBB)
+      if (all_threads) runs.push_back({3, &arena});
+#endif
       for (gs::cpu::KernelSet set : gs::cpu::SupportedKernelSets()) {
         // Every thread configuration on the machine's own set; the suggested one on the others.
         const bool own = set == own_set;
