@@ -1,12 +1,21 @@
 #include "cpu/machine.h"
 
-#include <unistd.h>
-
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <string>
+#include <cstring>
 #include <thread>
+#include <vector>
+
+#if defined(_WIN32)
+#ifndef NOMINMAX
+#define NOMINMAX
+#endif
+#include <windows.h>
+#else
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 #include "cpu/kernel_set.h"
 
@@ -40,19 +49,64 @@ bool FastWordGathers() {
 
 }  // namespace
 
+#if defined(_WIN32)
+uint64_t CacheBytes(int level) {
+  // The largest data or unified cache of `level` the system lists (each instance once per group
+  // of cores that shares it). A failed allocation throws, as any of compile's does.
+  DWORD length = 0;
+  GetLogicalProcessorInformationEx(RelationCache, nullptr, &length);
+  if (length == 0) return 0;
+  std::vector<uint8_t> records(length);
+  auto* first = reinterpret_cast<SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX*>(records.data());
+  if (!GetLogicalProcessorInformationEx(RelationCache, first, &length)) return 0;
+  uint64_t found = 0;
+  for (DWORD at = 0; at < length;) {
+    const auto* record = reinterpret_cast<const SYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX*>(records.data() + at);
+    if (record->Size == 0) break;
+    const CACHE_RELATIONSHIP& cache = record->Cache;
+    if (record->Relationship == RelationCache && cache.Level == level &&
+        (cache.Type == CacheData || cache.Type == CacheUnified)) {
+      found = std::max<uint64_t>(found, cache.CacheSize);
+    }
+    at += record->Size;
+  }
+  return found;
+}
+#else
+namespace {
+
+// The first word of sysfs file `field` of cpu 0's cache `index` into word[capacity], read
+// without the heap (no stream swallows a failed allocation into a wrong answer); false when
+// there is none.
+bool ReadCacheField(int index, const char* field, char* word, size_t capacity) {
+  char path[96];
+  std::snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/%s", index, field);
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const ssize_t n = read(fd, word, capacity - 1);
+  close(fd);
+  if (n <= 0) return false;
+  word[n] = '\0';
+  word[std::strcspn(word, " \t\n")] = '\0';
+  return word[0] != '\0';
+}
+
+}  // namespace
+
 uint64_t CacheBytes(int level) {
   // sysfs, as lscpu reads it: glibc's sysconf can report a host's L3 rather than the VM's
   // (perf/results/2026-11-26-notes-moved-from-code.md).
   uint64_t found = 0;
   for (int index = 0; index < 8; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
-    std::ifstream levelFile(dir + "level"), typeFile(dir + "type"), sizeFile(dir + "size");
-    int cacheLevel = 0;
-    std::string type, size;
-    if (!(levelFile >> cacheLevel) || !(typeFile >> type) || !(sizeFile >> size)) continue;
-    if (cacheLevel != level || type == "Instruction" || size.empty()) continue;
-    const uint64_t unit = size.back() == 'K' ? 1024 : size.back() == 'M' ? 1024 * 1024 : 1;
-    found = std::max<uint64_t>(found, std::strtoull(size.c_str(), nullptr, 10) * unit);
+    char levelWord[16], type[32], size[32];
+    if (!ReadCacheField(index, "level", levelWord, sizeof levelWord) || !ReadCacheField(index, "type", type, sizeof type) ||
+        !ReadCacheField(index, "size", size, sizeof size)) {
+      continue;
+    }
+    if (std::atoi(levelWord) != level || std::strcmp(type, "Instruction") == 0) continue;
+    const char unitChar = size[std::strlen(size) - 1];
+    const uint64_t unit = unitChar == 'K' ? 1024 : unitChar == 'M' ? 1024 * 1024 : 1;
+    found = std::max<uint64_t>(found, std::strtoull(size, nullptr, 10) * unit);
   }
   if (found != 0) return found;
   long size = -1;
@@ -61,6 +115,7 @@ uint64_t CacheBytes(int level) {
 #endif
   return size > 0 ? static_cast<uint64_t>(size) : uint64_t{0};
 }
+#endif
 
 const plan::MachineInfo& ThisMachine() {
   static const plan::MachineInfo machine = [] {

@@ -11,8 +11,8 @@ namespace gs::cpu {
 // hardware threads, read at first use.
 const plan::MachineInfo& ThisMachine();
 
-// Bytes of cpu 0's data or unified cache of `level` (1-3), from sysfs, else sysconf; 0 when
-// unknown.
+// Bytes of cpu 0's data or unified cache of `level` (1-3), from sysfs, else sysconf (Windows:
+// GetLogicalProcessorInformationEx); 0 when unknown.
 uint64_t CacheBytes(int level);
 
 }  // namespace gs::cpu

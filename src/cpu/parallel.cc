@@ -90,7 +90,13 @@ void Parallel::ForOnThreads(uint64_t count, uint64_t grain,
   };
   std::vector<std::thread> helpers;
   const uint64_t helperCount = std::min<uint64_t>(ranges, static_cast<uint64_t>(concurrency_)) - 1;
-  for (uint64_t t = 0; t < helperCount; ++t) helpers.emplace_back(work);
+  try {
+    helpers.reserve(helperCount);
+    for (uint64_t t = 0; t < helperCount; ++t) helpers.emplace_back(work);
+  } catch (...) {
+    // A helper that cannot be had (no memory, no thread) leaves its ranges to the threads that
+    // started: failing here, after an earlier phase wrote, would break a scatter's all or nothing.
+  }
   work();
   for (auto& helper : helpers) helper.join();
   if (failure) std::rethrow_exception(failure);

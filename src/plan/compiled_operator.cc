@@ -12,7 +12,7 @@ OperatorType CompiledOperator::type() const { return plan_ ? plan_->op : Operato
 
 Status CompileOperator(const OperatorDesc& desc, CompiledOperator* compiled) {
   try {
-    // The first call reads the machine (sysfs), which allocates.
+    // The first call reads the machine, which allocates on Windows.
     return plan::CompileOperatorFor(desc, cpu::ThisMachine(), compiled);
   } catch (const std::bad_alloc&) {
     return Status(StatusCode::OutOfMemory,

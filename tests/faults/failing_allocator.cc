@@ -6,6 +6,10 @@
 #include <cstdlib>
 #include <new>
 
+#if defined(_WIN32)
+#include <malloc.h>  // _aligned_malloc
+#endif
+
 namespace {
 
 std::atomic<bool> g_armed{false};
@@ -22,19 +26,27 @@ void* Allocate(std::size_t size, std::size_t alignment) {
     throw std::bad_alloc();
   }
   if (size == 0) size = 1;
-  void* p = alignment > alignof(std::max_align_t)
-                ? std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment)
-                : std::malloc(size);
+  void* p = alignment <= alignof(std::max_align_t) ? std::malloc(size)
+#if defined(_WIN32)
+                                                    : _aligned_malloc(size, alignment);  // no aligned_alloc there
+#else
+                                                    : std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+#endif
   if (p == nullptr) throw std::bad_alloc();
   g_live.fetch_add(1);
   ++t_live;
   return p;
 }
 
-void Free(void* p) {
+// Frees what Allocate(size, alignment) returned.
+void Free(void* p, std::size_t alignment = 0) {
   if (p == nullptr) return;
   g_live.fetch_sub(1);
   --t_live;
+#if defined(_WIN32)
+  if (alignment > alignof(std::max_align_t)) return _aligned_free(p);
+#endif
+  (void)alignment;
   std::free(p);
 }
 
@@ -58,10 +70,10 @@ void operator delete(void* p) noexcept { Free(p); }
 void operator delete[](void* p) noexcept { Free(p); }
 void operator delete(void* p, std::size_t) noexcept { Free(p); }
 void operator delete[](void* p, std::size_t) noexcept { Free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { Free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { Free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { Free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { Free(p); }
+void operator delete(void* p, std::align_val_t a) noexcept { Free(p, static_cast<std::size_t>(a)); }
+void operator delete[](void* p, std::align_val_t a) noexcept { Free(p, static_cast<std::size_t>(a)); }
+void operator delete(void* p, std::size_t, std::align_val_t a) noexcept { Free(p, static_cast<std::size_t>(a)); }
+void operator delete[](void* p, std::size_t, std::align_val_t a) noexcept { Free(p, static_cast<std::size_t>(a)); }
 void operator delete(void* p, const std::nothrow_t&) noexcept { Free(p); }
 void operator delete[](void* p, const std::nothrow_t&) noexcept { Free(p); }
 

@@ -2,6 +2,10 @@
 // the plan records for representative descs, with its geometry and streaming.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <fstream>
+#include <string>
+
 #include "cpu/kernel_set.h"
 #include "cpu/machine.h"
 #include "desc_builder.h"
@@ -401,7 +405,32 @@ TEST(CpuChoice, CacheSizesAreReadInBytes) {
   EXPECT_EQ(cpu::ThisMachine().llcBytes, below);
   EXPECT_EQ(cpu::ThisMachine().kernelSet, cpu::ActiveKernelSet());
   EXPECT_GE(cpu::ThisMachine().cores, 1u);
+#if defined(_WIN32)
+  EXPECT_GT(cpu::CacheBytes(2), 0u) << "Windows lists every cache (GetLogicalProcessorInformationEx)";
+#endif
 }
+
+#if defined(__linux__)
+// On Linux the sizes are sysfs's, as read here with streams: the largest data or unified cache
+// of each level of cpu 0.
+TEST(CpuChoice, CacheSizesAreSysfsOnes) {
+  for (int level = 1; level <= 3; ++level) {
+    uint64_t expected = 0;
+    for (int index = 0; index < 8; ++index) {
+      const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+      std::ifstream levelFile(dir + "level"), typeFile(dir + "type"), sizeFile(dir + "size");
+      int cacheLevel = 0;
+      std::string type, size;
+      if (!(levelFile >> cacheLevel) || !(typeFile >> type) || !(sizeFile >> size)) continue;
+      if (cacheLevel != level || type == "Instruction") continue;
+      const uint64_t unit = size.back() == 'K' ? 1024 : size.back() == 'M' ? 1024 * 1024 : 1;
+      expected = std::max<uint64_t>(expected, std::stoull(size) * unit);
+    }
+    if (expected == 0) continue;  // not in sysfs here: sysconf's answer
+    EXPECT_EQ(cpu::CacheBytes(level), expected) << "level " << level;
+  }
+}
+#endif
 
 // A plan records the kernel set of the machine it was compiled for.
 TEST(CpuChoice, ThePlanRecordsTheMachinesKernelSet) {
