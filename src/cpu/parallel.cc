@@ -1,7 +1,10 @@
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -72,6 +75,130 @@ int DefaultConcurrency() {
 }  // namespace
 
 #if defined(GS_PARALLEL_STD_THREADS)
+namespace {
+
+// A call's share of work offered to the helpers: it lives on the calling thread's stack until
+// no helper is inside it.
+struct Job {
+  void (*work)(void* context) = nullptr;  // pulls ranges until none is left
+  void* context = nullptr;
+  uint64_t wanted = 0;   // helpers it may still take
+  std::atomic<uint64_t> running{0};  // helpers inside work (changed under the mutex)
+  Job* next = nullptr;   // the next offered job (an intrusive list: offering allocates nothing)
+  std::condition_variable left;  // a helper left work
+};
+
+// Helper threads kept for the process, started as calls first want them: starting threads for
+// each parallel phase made 2 threads 2.5-4x slower than 1 on calls of a few hundred KiB
+// (perf/results/2026-12-05-windows-under-wine.md). Made in static storage, so that getting it
+// cannot fail, and never destroyed: a helper waits on the condition variable until the
+// process ends it.
+class Helpers {
+ public:
+  static Helpers& Get() {
+    alignas(Helpers) static unsigned char storage[sizeof(Helpers)];
+    static Helpers* const helpers = new (storage) Helpers();
+    return *helpers;
+  }
+
+  // Runs work() on the calling thread and on up to `count` helpers, returning when every
+  // helper that took a share has left it. Nothing here allocates once the helpers are started;
+  // a helper that cannot be started leaves its share to the others (failing after an earlier
+  // phase wrote would break a scatter's all or nothing).
+  template <typename Work>
+  void Run(const Work& work, uint64_t count) {
+    Job job;
+    job.work = [](void* context) { (*static_cast<const Work*>(context))(); };
+    job.context = const_cast<Work*>(&work);
+    bool offered = false;  // job.wanted is the helpers' once offered
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      try {
+        threads_.reserve(count);
+        while (threads_.size() < count) threads_.emplace_back([this] { Serve(); });
+      } catch (...) {
+      }
+      job.wanted = std::min<uint64_t>(count, threads_.size());
+      offered = job.wanted != 0;
+      if (offered) {
+        job.next = offered_;
+        offered_ = &job;
+        offers_.fetch_add(1, std::memory_order_release);
+      }
+    }
+    if (offered) offeredChanged_.notify_all();
+    work();
+    std::unique_lock<std::mutex> lock(mutex_);
+    Withdraw(&job);
+    if (job.running.load() != 0) {
+      lock.unlock();
+      SpinWhile([&] { return job.running.load(std::memory_order_acquire) != 0; });
+      lock.lock();
+      job.left.wait(lock, [&] { return job.running.load() == 0; });
+    }
+  }
+
+ private:
+  Helpers() = default;
+
+  // Spins while keepWaiting() holds, for a few tens of microseconds at most: a call's next
+  // phase, or a helper's end of one, usually comes sooner than a thread woken through the
+  // condition variable runs (perf/results/2026-12-05-windows-under-wine.md), as oneTBB's
+  // workers spin before they sleep.
+  template <typename Predicate>
+  static void SpinWhile(const Predicate& keepWaiting) {
+    constexpr auto kSpin = std::chrono::microseconds(50);
+    const auto until = std::chrono::steady_clock::now() + kSpin;
+    for (uint32_t i = 1; keepWaiting(); ++i) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield");
+#endif
+      if (i % 64 == 0 && std::chrono::steady_clock::now() > until) return;
+    }
+  }
+
+  void Serve() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    for (;;) {
+      if (offered_ == nullptr) {
+        const uint64_t seen = offers_.load();
+        lock.unlock();
+        SpinWhile([&] { return offers_.load(std::memory_order_acquire) == seen; });
+        lock.lock();
+      }
+      offeredChanged_.wait(lock, [&] { return offered_ != nullptr; });
+      Job* job = offered_;
+      if (--job->wanted == 0) Withdraw(job);
+      ++job->running;
+      lock.unlock();
+      job->work(job->context);
+      lock.lock();
+      if (--job->running == 0) job->left.notify_all();
+    }
+  }
+
+  // Takes `job` off the offered list (under mutex_), if it is still there.
+  void Withdraw(Job* job) {
+    for (Job** at = &offered_; *at != nullptr; at = &(*at)->next) {
+      if (*at == job) {
+        *at = job->next;
+        job->wanted = 0;
+        return;
+      }
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable offeredChanged_;
+  Job* offered_ = nullptr;
+  std::atomic<uint64_t> offers_{0};  // jobs ever offered: what a spinning helper watches
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace
+
 void Parallel::ForOnThreads(uint64_t count, uint64_t grain,
                             const std::function<void(uint64_t, uint64_t)>& body) const {
   const uint64_t ranges = (count + grain - 1) / grain;
@@ -88,17 +215,7 @@ void Parallel::ForOnThreads(uint64_t count, uint64_t grain,
       }
     }
   };
-  std::vector<std::thread> helpers;
-  const uint64_t helperCount = std::min<uint64_t>(ranges, static_cast<uint64_t>(concurrency_)) - 1;
-  try {
-    helpers.reserve(helperCount);
-    for (uint64_t t = 0; t < helperCount; ++t) helpers.emplace_back(work);
-  } catch (...) {
-    // A helper that cannot be had (no memory, no thread) leaves its ranges to the threads that
-    // started: failing here, after an earlier phase wrote, would break a scatter's all or nothing.
-  }
-  work();
-  for (auto& helper : helpers) helper.join();
+  Helpers::Get().Run(work, std::min<uint64_t>(ranges, static_cast<uint64_t>(concurrency_)) - 1);
   if (failure) std::rethrow_exception(failure);
 }
 #endif

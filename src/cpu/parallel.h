@@ -47,10 +47,11 @@ class Parallel {
 
  private:
 #if defined(GS_PARALLEL_STD_THREADS)
-  // The backend of ThreadSanitizer builds (GS_PARALLEL_BACKEND=std_threads, the tsan preset):
-  // Debian's oneTBB is not built with TSan, so its synchronisation would be invisible to it
-  // and every handoff through it reported as a race. Plain std::threads pulling ranges of at
-  // least `grain` units from a counter are seen whole; the first exception is rethrown here.
+  // The backend of ThreadSanitizer builds (GS_PARALLEL_BACKEND=std_threads, the tsan preset)
+  // and of the Windows build: Debian's oneTBB is not built with TSan (its synchronisation would
+  // be invisible to it and every handoff through it reported as a race) nor for mingw. The
+  // calling thread and helper std::threads, kept between calls, pull ranges of at least
+  // `grain` units from a counter; the first exception is rethrown here.
   void ForOnThreads(uint64_t count, uint64_t grain, const std::function<void(uint64_t, uint64_t)>& body) const;
 #endif
   tbb::task_arena* arena_ = nullptr;
