@@ -89,7 +89,7 @@ struct Job {
 };
 
 // Helper threads kept for the process, started as calls first want them: starting threads for
-// each parallel phase made 2 threads 2.5-4x slower than 1 on calls of a few hundred KiB
+// each parallel phase cost more than the phases of a call of a few MiB
 // (perf/results/2026-12-05-windows-under-wine.md). Made in static storage, so that getting it
 // cannot fail, and never destroyed: a helper waits on the condition variable until the
 // process ends it.
