@@ -1,4 +1,7 @@
 // Compile once, execute many: a compiled operator is immutable and shareable across threads.
+// Its CPU calls may keep one scratch block for the next call, freed with the operator (its
+// last copy): large checked ScatterElements along a dim other than the last keep 2 bytes per
+// index element.
 #pragma once
 
 #include <memory>

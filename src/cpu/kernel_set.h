@@ -91,6 +91,11 @@ inline bool TupleOffsetsFit31(const uint64_t* bounds, const uint64_t* strides, u
 // component (firstComponent + j) % tupleSize of its tuple, bounded by bounds[component].
 using FirstBadFn = uint64_t (*)(const uint8_t* indices, uint64_t n, const uint64_t* bounds,
                                 uint64_t tupleSize, uint64_t firstComponent);
+// Indices narrowed for a walk that reads them more than once or far apart (scatter strips):
+// out[j] = indices[j] resolved against bound (at most kNarrowedOutOfBounds), or
+// kNarrowedOutOfBounds where out of bounds. Returns whether every index was in bounds.
+inline constexpr uint16_t kNarrowedOutOfBounds = 0xFFFF;
+using NarrowIndicesFn = bool (*)(const uint8_t* indices, uint64_t n, uint64_t bound, uint16_t* out);
 // memcpy with non-temporal stores (for outputs larger than the last-level cache); the caller
 // ends a run of them with StreamFence on the same thread.
 using StreamCopyFn = void (*)(uint8_t* destination, const uint8_t* source, uint64_t bytes);
@@ -117,8 +122,10 @@ struct KernelTable {
   GatherRowFn gatherRowStreamed[kRowOffsetsCount][2][4][4];  // the same, non-temporal stores: end with streamFence
   GatherTupleRowFn gatherTupleRow[kRowOffsetsCount][4][4];   // [RowOffsets][log2 element size][IndexKind]
   ScatterRowFn scatterRow[4][4];        // [log2 element size][IndexKind]
+  ScatterRowFn scatterRowNarrowed[4];   // [log2 element size]: over narrowed indices (uint16_t)
   GatherBlocksFn gatherBlocks[2][4];    // [streamed][IndexKind]
   FirstBadFn firstBad[4];               // [IndexKind]
+  NarrowIndicesFn narrowIndices[4];     // [IndexKind]
   StreamCopyFn streamCopy;
   StreamFenceFn streamFence;
   // float16 reductions converting in hardware (F16C in avx2 and avx512, FCVT in neon64),

@@ -3,10 +3,13 @@
 #include "cpu/scatter.h"
 
 #include <algorithm>
+#include <atomic>
+#include <memory>
 
 #include "cpu/implementations.h"
 #include "cpu/row_walk.h"
 #include "cpu/validate_indices.h"
+#include "plan/bad_index.h"
 
 namespace gs::cpu {
 
@@ -29,9 +32,36 @@ bool WalkCopiesInput(const plan::Plan& plan, const plan::HostBuffers& buffers) {
 
 // ValidateAndCopy, but with no copy where the walk copies the Input itself.
 Status ValidateBeforeWalk(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
-                          bool checked) {
-  if (!WalkCopiesInput(plan, buffers)) return ValidateAndCopy(plan, buffers, parallel, checked, false);
-  return checked ? ValidateIndices(plan, buffers.indices, parallel) : Status::Ok();
+                          bool checked, bool indicesKnownValid = false) {
+  if (!WalkCopiesInput(plan, buffers)) return ValidateAndCopy(plan, buffers, parallel, checked, indicesKnownValid);
+  return checked && !indicesKnownValid ? ValidateIndices(plan, buffers.indices, parallel) : Status::Ok();
+}
+
+// Every index of the strips narrowed (NarrowIndicesFn) into `to`, strip by strip: strip s's row
+// r at (s * rowCount + r) * stripWidth. The checked error where one is out of bounds.
+Status NarrowStripIndices(const plan::Plan& plan, const RowTiling& tiling, const uint8_t* indices,
+                          const Parallel& parallel, uint16_t* to) {
+  const plan::RowGeometry& rows = plan.cpu.rows;
+  const NarrowIndicesFn narrow = KernelsOf(plan.cpu.kernelSet).narrowIndices[IndexKind(plan.indexType)];
+  const uint64_t bound = plan.walk.indexedSizes[0], x = plan.indexSize;
+  const uint64_t grain = std::max<uint64_t>(1, plan::kTaskBytes / (rows.rowLength * x));
+  std::atomic<bool> allInBounds{true};
+  parallel.For(rows.rowCount, grain, [&](uint64_t begin, uint64_t end) {
+    bool ok = true;
+    UnitCursor cursor(tiling.outer, begin);
+    for (uint64_t r = begin; r < end; ++r, cursor.Next()) {
+      for (uint64_t strip = 0; strip < tiling.strips; ++strip) {
+        const uint64_t column = strip * tiling.stripWidth;
+        const uint64_t width = std::min(tiling.stripWidth, rows.rowLength - column);
+        ok &= narrow(indices + (cursor.index() + column) * x, width, bound,
+                     to + (strip * rows.rowCount + r) * tiling.stripWidth);
+      }
+    }
+    if (!ok) allInBounds.store(false, std::memory_order_relaxed);
+  });
+  if (allInBounds.load()) return Status::Ok();
+  const Status status = ValidateIndices(plan, indices, parallel);
+  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
 }
 
 }  // namespace
@@ -48,9 +78,20 @@ constexpr uint64_t kOverwriteRowsAhead = 4;
 Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers, const Parallel& parallel,
                         bool checked) {
   NoteImplementationRun(plan::CpuImplementation::ScatterStrips);
-  const Status status = ValidateBeforeWalk(plan, buffers, parallel, checked);
-  if (!status.ok()) return status;
   const plan::RowGeometry& rows = plan.cpu.rows;
+  const RowTiling tiling = TileScatterStrips(plan, parallel.concurrency());
+  // Checked, the validation may narrow the indices for the walk; without the memory it only
+  // validates.
+  std::unique_ptr<plan::KeptScratch::Block> narrowed;
+  if (checked && rows.narrowIndices) narrowed = plan.kept.Take(rows.rowCount * tiling.strips * tiling.stripWidth * 2);
+  uint16_t* narrowedIndices = narrowed != nullptr ? reinterpret_cast<uint16_t*>(narrowed->data.get()) : nullptr;
+  Status status = Status::Ok();
+  if (narrowedIndices != nullptr) status = NarrowStripIndices(plan, tiling, buffers.indices, parallel, narrowedIndices);
+  if (status.ok()) status = ValidateBeforeWalk(plan, buffers, parallel, checked, narrowedIndices != nullptr);
+  if (!status.ok()) {
+    plan.kept.Keep(std::move(narrowed));
+    return status;
+  }
   const bool fromInput = WalkCopiesInput(plan, buffers);
   const uint8_t* indices = buffers.indices;
   const uint8_t* updates = buffers.updates;
@@ -59,11 +100,12 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
   const plan::KernelConstants& k = plan.walk;
   const KernelTable& kernels = KernelsOf(plan.cpu.kernelSet);
   const StreamCopyFn stream = rows.streamStrips ? kernels.streamCopy : nullptr;
-  const RowTiling tiling = TileScatterStrips(plan, parallel.concurrency());
   const uint64_t e = plan.elementSize, x = plan.indexSize;
   const uint64_t step = k.dataStrides[rows.inner], bound = k.indexedSizes[0];
   const uint64_t stride = k.indexedStrides[0];
-  const ScatterRowFn row = kernels.scatterRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
+  const ScatterRowFn row = narrowedIndices != nullptr
+                               ? kernels.scatterRowNarrowed[ElementSizeLog2(plan.elementSize)]
+                               : kernels.scatterRow[ElementSizeLog2(plan.elementSize)][IndexKind(plan.indexType)];
   const FoldRowFn fold = plan.reduction == Reduction::None
                              ? nullptr
                              : SelectFoldRow(plan.cpu.kernelSet, plan.dataType, plan.reduction, plan.indexType);
@@ -84,13 +126,18 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
       const uint64_t columnsStep = scratch != nullptr ? 1 : step;
       const uint64_t columnsStride = scratch != nullptr ? width : stride;
       UnitCursor cursor(tiling.outer, 0), ahead(tiling.outer, std::min(rows.rowCount, rowsAhead));
+      // Narrowed, the strip's indices are one stream, which the hardware follows.
+      const uint16_t* stripIndices =
+          narrowedIndices != nullptr ? narrowedIndices + strip * rows.rowCount * tiling.stripWidth : nullptr;
       for (uint64_t r = 0; r < rows.rowCount; ++r, cursor.Next()) {
         if (r + rowsAhead < rows.rowCount) {
-          PrefetchRow(indices + (ahead.index() + column) * x, width * x);
+          if (stripIndices == nullptr) PrefetchRow(indices + (ahead.index() + column) * x, width * x);
           PrefetchRow(updates + (ahead.iter() + column) * e, width * e);
           ahead.Next();
         }
-        const uint8_t* rowIndices = indices + (cursor.index() + column) * x;
+        const uint8_t* rowIndices = stripIndices != nullptr
+                                        ? reinterpret_cast<const uint8_t*>(stripIndices + r * tiling.stripWidth)
+                                        : indices + (cursor.index() + column) * x;
         const uint8_t* rowUpdates = updates + (cursor.iter() + column) * e;
         if (fold == nullptr) {
           row(columns, columnsStep, columnsStride, bound, rowIndices, rowUpdates, width);
@@ -102,6 +149,7 @@ Status RunScatterStrips(const plan::Plan& plan, const plan::HostBuffers& buffers
     }
     if (stream != nullptr) kernels.streamFence();
   });
+  plan.kept.Keep(std::move(narrowed));
   return Status::Ok();
 }
 

@@ -36,7 +36,7 @@ Status BadIndexStatus(const Plan& plan, uint64_t position, uint64_t indexBits) {
 Status IndicesChangedStatus(const Plan& plan) {
   return Status(StatusCode::InvalidArgument,
                 std::string(OperatorTypeName(plan.op)) +
-                    ": an IndicesTensor element was out of bounds when the gather read it but "
+                    ": an IndicesTensor element was out of bounds when the call first read it but "
                     "not when read again: the indices changed during the call");
 }
 

@@ -178,6 +178,12 @@ bool ScatterStrips(const Plan& plan, const MachineInfo& machine, Threads, CpuCho
   rows.walkCopiesInput = plan.copy.unitCount == 1 && plan.copy.blockElements == k.indexedSizes[0] * rows.rowLength;
   const uint64_t outputBytes = ViewSpanInBytes(plan.tensor(TensorRole::Output));
   rows.streamStrips = step == 1 && Streams(machine, 2 * outputBytes);
+  // Where the indices are past the cache, a strip reads a piece of every row of them, a page
+  // walk each. Only where measured faster: on the avx2 set the narrowing pass cost what the
+  // walk saved, and unchecked it would be a pass of its own
+  // (perf/results/2026-12-05-narrowed-strip-indices.md).
+  rows.narrowIndices = machine.kernelSet == KernelSet::Avx512 && plan.reduction == Reduction::None &&
+                       k.indexedSizes[0] <= cpu::kNarrowedOutOfBounds && Streams(machine, k.unitCount * plan.indexSize);
   return true;
 }
 

@@ -51,6 +51,10 @@ struct RowGeometry {
   bool walkCopiesInput = false;
   // Scatter strips: rows unpacked into the Output bypass the cache (call > a core's LLC share).
   bool streamStrips = false;
+  // Scatter strips of overwrites, checked: the validation narrows the indices to 16 bits in
+  // strip order (into the plan's kept scratch), so that each strip reads its indices as one
+  // stream rather than a piece of every row (indices past a core's LLC share).
+  bool narrowIndices = false;
   // Gathers: every offset a row reads fits in 31 bits, so the rows run the row kernels'
   // Fit31 form (cpu/kernel_set.h: 32-bit lanes), packed strips from their scratch copy.
   bool offsetsFit31 = false;

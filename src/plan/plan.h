@@ -9,6 +9,7 @@
 #include "gs/tensor.h"
 #include "plan/cpu_choice.h"
 #include "plan/hlsl_shared/plan_constants.h"  // KernelConstants, CopyConstants, IndexValidation
+#include "plan/kept_scratch.h"
 
 namespace gs::plan {
 
@@ -55,6 +56,7 @@ struct Plan {
   IndexValidation validation = {};
 
   CpuChoice cpu;  // the CPU engine's implementation (cpu_choice.h); the GPU ignores it
+  KeptScratch kept;  // not a decision: the CPU engine's memory between calls (kept_scratch.h)
 
   const TensorView& tensor(TensorRole role) const { return tensors[static_cast<uint32_t>(role)]; }
 };

@@ -18,6 +18,8 @@
 #endif
 
 #include "cpu/implementations.h"
+#include "cpu/kernel_set.h"
+#include "cpu/machine.h"
 #include "engine_check.h"
 #include "failing_allocator.h"
 #include "fault_cases.h"
@@ -120,67 +122,139 @@ TEST(AllocationFailure, ExecuteReturnsOutOfMemoryAndLeavesBuffersAsTheSpecSays) 
   std::printf("%ld executions met an injected allocation failure\n", injected);
 }
 
+// ScatterElements overwrites along axis 0: float rows in place or into a copy, int64 indices
+// (some counted from the end) and the in-order loop's result.
+struct AxisZeroOverwrites {
+  uint32_t dataSizes[2], updateSizes[2];
+  gs::TensorDesc data, indices, updates;
+  gs::ScatterElementsOperatorDesc desc;
+  std::vector<float> input, up, expected;
+  std::vector<int64_t> idx;
+
+  AxisZeroOverwrites(uint32_t rows, uint32_t columns, uint32_t updateRows)
+      : dataSizes{rows, columns},
+        updateSizes{updateRows, columns},
+        data{gs::DataType::Float32, 2, dataSizes, nullptr, uint64_t{rows} * columns * 4},
+        indices{gs::DataType::Int64, 2, updateSizes, nullptr, uint64_t{updateRows} * columns * 8},
+        updates{gs::DataType::Float32, 2, updateSizes, nullptr, uint64_t{updateRows} * columns * 4},
+        desc{&data, &indices, &updates, &data, 0, gs::Reduction::None},
+        input(uint64_t{rows} * columns),
+        up(uint64_t{updateRows} * columns),
+        idx(up.size()) {
+    for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
+    const int64_t bound = rows;
+    for (size_t i = 0; i < up.size(); ++i) {
+      up[i] = -static_cast<float>(i) - 1;
+      idx[i] = static_cast<int64_t>((i * 97) % rows) - (i % 3 ? 0 : bound);
+    }
+    expected = input;
+    for (size_t u = 0; u < up.size(); ++u) expected[(idx[u] + (idx[u] < 0 ? bound : 0)) * columns + u % columns] = up[u];
+  }
+  AxisZeroOverwrites(const AxisZeroOverwrites&) = delete;
+
+  gs::OperatorDesc Desc() const { return {gs::OperatorType::ScatterElements, &desc}; }
+};
+
+// What one call did on a thread of its own (whose thread-local scratch starts empty) with that
+// thread's Nth allocation failing.
+struct FailedCall {
+  gs::StatusCode code = gs::StatusCode::Ok;
+  bool fired = false;
+  gs::plan::CpuImplementation implementation = gs::plan::CpuImplementation::ScatterUnits;
+};
+
+FailedCall CallOnAThreadOfItsOwn(const gs::CompiledOperator& op, const AxisZeroOverwrites& s, const float* input,
+                                 std::vector<float>* out, long n) {
+  gs::CpuExecuteOptions options;
+  options.ThreadCount = 1;  // the calling thread: the one whose allocations fail
+  FailedCall call;
+  std::thread([&] {
+    {
+      std::optional<gs::Status> status;
+      {
+        FailNthAllocation failure(n, FailNthAllocation::Threads::ThisOne);
+        status = gs::ExecuteOnCpu(op,
+                                  {{input, out->size() * 4}, {s.idx.data(), s.idx.size() * 8},
+                                   {s.up.data(), s.up.size() * 4}, {out->data(), out->size() * 4}},
+                                  options);
+        call.fired = FailNthAllocation::Fired();
+      }
+      call.code = status->code();
+    }
+    call.implementation = gs::cpu::LastImplementationRun().implementation;
+  }).join();
+  return call;
+}
+
 // A strip whose scratch cannot be had runs in place on the Output (cpu/row_walk.h, StripScratch):
 // into a copy whose strips pack from the Input, it first copies its columns there. Each try runs
 // on a thread of its own (the scratch is kept per thread) and fails that thread's Nth
 // allocation; a try whose failure fired and whose call still succeeded had its scratch refused.
 TEST(AllocationFailure, StripsWithoutTheirScratchStillCopyTheirColumnsFromTheInput) {
-  constexpr uint32_t kRows = 256, kColumns = 64, kUpdateRows = 64;
-  const uint32_t dataSizes[] = {kRows, kColumns}, updateSizes[] = {kUpdateRows, kColumns};
-  const gs::TensorDesc data{gs::DataType::Float32, 2, dataSizes, nullptr, kRows * kColumns * 4};
-  const gs::TensorDesc indices{gs::DataType::Int64, 2, updateSizes, nullptr, kUpdateRows * kColumns * 8};
-  const gs::TensorDesc updates{gs::DataType::Float32, 2, updateSizes, nullptr, kUpdateRows * kColumns * 4};
-  const gs::ScatterElementsOperatorDesc desc{&data, &indices, &updates, &data, 0, gs::Reduction::None};
+  const AxisZeroOverwrites s(256, 64, 64);
   gs::CompiledOperator op;
-  ASSERT_TRUE(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op).ok());
+  ASSERT_TRUE(gs::CompileOperator(s.Desc(), &op).ok());
   ASSERT_EQ(op.plan()->cpu.oneThread, gs::plan::CpuImplementation::ScatterStrips);
   ASSERT_TRUE(op.plan()->cpu.rows.walkCopiesInput);
-  std::vector<float> input(kRows * kColumns), up(kUpdateRows * kColumns);
-  std::vector<int64_t> idx(up.size());
-  for (size_t i = 0; i < input.size(); ++i) input[i] = static_cast<float>(i);
-  for (size_t i = 0; i < up.size(); ++i) {
-    up[i] = -static_cast<float>(i) - 1;
-    idx[i] = static_cast<int64_t>((i * 97) % kRows);
-  }
-  std::vector<float> expected = input;
-  for (size_t u = 0; u < up.size(); ++u) expected[idx[u] * kColumns + u % kColumns] = up[u];
-  const std::vector<float> sentinel(input.size(), -0.5f);
-  gs::CpuExecuteOptions options;
-  options.ThreadCount = 1;  // the calling thread: the one whose allocations fail
+  const std::vector<float> sentinel(s.input.size(), -0.5f);
   bool refused = false;
   long n = 0;
   for (; n < kMaxAllocations; ++n) {
     std::vector<float> out = sentinel;
-    gs::StatusCode code = gs::StatusCode::Ok;
-    bool fired = false, strips = false;
-    std::thread([&] {
-      {
-        std::optional<gs::Status> status;
-        {
-          FailNthAllocation failure(n, FailNthAllocation::Threads::ThisOne);
-          status = gs::ExecuteOnCpu(op,
-                                    {{input.data(), input.size() * 4}, {idx.data(), idx.size() * 8},
-                                     {up.data(), up.size() * 4}, {out.data(), out.size() * 4}},
-                                    options);
-          fired = FailNthAllocation::Fired();
-        }
-        code = status->code();
-      }
-      strips = gs::cpu::LastImplementationRun().implementation == gs::plan::CpuImplementation::ScatterStrips;
-    }).join();
-    if (fired && code != gs::StatusCode::Ok) {
-      EXPECT_EQ(code, gs::StatusCode::OutOfMemory) << "allocation " << n;
+    const FailedCall call = CallOnAThreadOfItsOwn(op, s, s.input.data(), &out, n);
+    if (call.fired && call.code != gs::StatusCode::Ok) {
+      EXPECT_EQ(call.code, gs::StatusCode::OutOfMemory) << "allocation " << n;
       EXPECT_TRUE(out == sentinel) << "allocation " << n << ": the scatter's output was written";
       continue;
     }
-    EXPECT_EQ(code, gs::StatusCode::Ok) << "allocation " << n;
-    EXPECT_TRUE(strips) << "allocation " << n;
-    EXPECT_TRUE(out == expected) << "allocation " << n << (fired ? ": scratch refused" : "");
-    refused = refused || fired;
-    if (!fired || ::testing::Test::HasFailure()) break;
+    EXPECT_EQ(call.code, gs::StatusCode::Ok) << "allocation " << n;
+    EXPECT_EQ(call.implementation, gs::plan::CpuImplementation::ScatterStrips) << "allocation " << n;
+    EXPECT_TRUE(out == s.expected) << "allocation " << n << (call.fired ? ": scratch refused" : "");
+    refused = refused || call.fired;
+    if (!call.fired || ::testing::Test::HasFailure()) break;
   }
   EXPECT_LT(n, kMaxAllocations);
   EXPECT_TRUE(refused) << "no try had the strip's scratch refused: the path was never exercised";
+}
+
+// Checked overwrites by strips that narrow their indices first (the avx512 set, indices past a
+// core's share of the LLC: here a machine of 256 KiB of it) take the narrowed block from the
+// plan or allocate it; refused, the call validates and walks the indices as they are. Each try
+// frees the kept block first, so that its allocations are among those that fail, and again
+// after the call: then nothing is left live.
+TEST(AllocationFailure, StripsWithoutTheirNarrowedIndicesWalkTheIndicesAsTheyAre) {
+  if (!gs::cpu::KernelSetSupported(gs::plan::KernelSet::Avx512)) GTEST_SKIP() << "no avx512 set here";
+  gs::plan::MachineInfo machine = gs::cpu::ThisMachine();
+  machine.kernelSet = gs::plan::KernelSet::Avx512;
+  machine.llcBytes = 256 << 10;
+  const AxisZeroOverwrites s(4096, 640, 80);
+  gs::CompiledOperator op;
+  ASSERT_TRUE(gs::plan::CompileOperatorFor(s.Desc(), machine, &op).ok());
+  ASSERT_EQ(op.plan()->cpu.oneThread, gs::plan::CpuImplementation::ScatterStrips);
+  ASSERT_TRUE(op.plan()->cpu.rows.narrowIndices);
+  bool refused = false;
+  long n = 0;
+  for (; n < kMaxAllocations; ++n) {
+    std::vector<float> out = s.input;  // in place
+    op.plan()->kept.Release();
+    const long liveBefore = LiveAllocations();
+    const FailedCall call = CallOnAThreadOfItsOwn(op, s, out.data(), &out, n);
+    const bool narrowed = op.plan()->kept.Holds();
+    op.plan()->kept.Release();
+    EXPECT_EQ(LiveAllocations(), liveBefore) << "allocation " << n << " leaked";
+    if (call.fired && call.code != gs::StatusCode::Ok) {
+      EXPECT_EQ(call.code, gs::StatusCode::OutOfMemory) << "allocation " << n;
+      EXPECT_TRUE(out == s.input) << "allocation " << n << ": the scatter's output was written";
+      continue;
+    }
+    EXPECT_EQ(call.code, gs::StatusCode::Ok) << "allocation " << n;
+    EXPECT_EQ(narrowed, !call.fired || n > 1) << "allocation " << n;  // the block and its bytes come first
+    EXPECT_TRUE(out == s.expected) << "allocation " << n << (narrowed ? "" : ": narrowed block refused");
+    refused = refused || !narrowed;
+    if (!call.fired || ::testing::Test::HasFailure()) break;
+  }
+  EXPECT_LT(n, kMaxAllocations);
+  EXPECT_TRUE(refused) << "no try had the narrowed block refused: the path was never exercised";
 }
 
 }  // namespace

@@ -17,9 +17,12 @@
 #include <numeric>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpu/implementations.h"
+#include "cpu/kernel_set.h"
+#include "cpu/machine.h"
 #include "cpu/row_walk.h"
 #include "fp16.h"
 #include "gs/gs.h"
@@ -355,8 +358,9 @@ struct IntoCopy {
   gs::CompiledOperator op;
   gs::Status compiled;
 
+  // Compiled for this machine, or for `machine`.
   IntoCopy(uint32_t rows, uint32_t columns, uint32_t updateRows, uint32_t updateColumns, uint32_t inputRowStride,
-           uint32_t axis, gs::Reduction reduction)
+           uint32_t axis, gs::Reduction reduction, const gs::plan::MachineInfo* machine = nullptr)
       : outputSizes{rows, columns},
         inputStrides{inputRowStride, 1},
         updateSizes{updateRows, updateColumns},
@@ -365,7 +369,9 @@ struct IntoCopy {
         indices{gs::DataType::Int64, 2, updateSizes, nullptr, uint64_t{updateRows} * updateColumns * 8},
         updates{gs::DataType::Float32, 2, updateSizes, nullptr, uint64_t{updateRows} * updateColumns * 4},
         desc{&input, &indices, &updates, &output, axis, reduction},
-        compiled(gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op)) {}
+        compiled(machine != nullptr
+                     ? gs::plan::CompileOperatorFor({gs::OperatorType::ScatterElements, &desc}, *machine, &op)
+                     : gs::CompileOperator({gs::OperatorType::ScatterElements, &desc}, &op)) {}
   IntoCopy(const IntoCopy&) = delete;
 
   // Runs the scatter at 1 and 2 threads, checked and unchecked, on indices in [-bound, bound)
@@ -415,10 +421,13 @@ struct IntoCopy {
     }
   }
 
-  // Checked, the last index out of bounds: refused before anything is written.
+  // Checked, an index out of bounds (and another after it): refused before anything is
+  // written, naming the first in row-major order.
   void ExpectNothingWrittenOnABadIndex() const {
     std::vector<float> in(input.TotalTensorSizeInBytes / 4, 1.0f), up(uint64_t{updateSizes[0]} * updateSizes[1], 2.0f);
     std::vector<int64_t> idx(up.size(), 3);
+    const uint64_t firstBad = idx.size() * 2 / 3 + 5;
+    idx[firstBad] = -1 - static_cast<int64_t>(outputSizes[desc.Axis]);
     idx.back() = outputSizes[desc.Axis];
     for (const int threads : {1, 2}) {
       const std::vector<uint32_t> sentinel(uint64_t{outputSizes[0]} * outputSizes[1], 0x7fa5a5a5u);
@@ -430,7 +439,9 @@ struct IntoCopy {
                {out.data(), out.size() * 4}},
           options);
       EXPECT_EQ(status.code(), gs::StatusCode::InvalidArgument) << "threads " << threads;
-      EXPECT_NE(status.message().find(std::to_string(idx.back())), std::string::npos) << status.message();
+      EXPECT_NE(status.message().find("position " + std::to_string(firstBad) + " is " + std::to_string(idx[firstBad])),
+                std::string::npos)
+          << status.message();
       EXPECT_TRUE(out == sentinel) << "threads " << threads << ": the output was written";
     }
   }
@@ -471,6 +482,29 @@ TEST(ParallelScatter, AxisZeroStripsIntoACopyWriteNothingOnABadIndex) {
   ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
   ASSERT_TRUE(s.op.plan()->cpu.rows.walkCopiesInput);
   s.ExpectNothingWrittenOnABadIndex();
+}
+
+// Checked overwrites by strips on the avx512 set narrow their indices first where those are
+// past a core's share of the LLC: here, on a machine of 256 KiB of it. The same loops (the
+// second call of each mode reuses the narrowed block the first kept), a bad index, and the
+// loops on two threads of the caller's at once (one takes the kept block, one allocates).
+TEST(ParallelScatter, AxisZeroStripsNarrowTheirIndicesPastTheCache) {
+  if (!gs::cpu::KernelSetSupported(gs::plan::KernelSet::Avx512)) GTEST_SKIP() << "no avx512 set here";
+  gs::plan::MachineInfo machine = gs::cpu::ThisMachine();
+  machine.kernelSet = gs::plan::KernelSet::Avx512;
+  machine.llcBytes = 256 << 10;
+  for (const uint32_t inputRowStride : {kStripColumns, kStripColumns + 16}) {  // packed from the Input, or copied first
+    const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, kStripColumns, inputRowStride, 0,
+                     gs::Reduction::None, &machine);
+    ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
+    ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+    ASSERT_TRUE(s.op.plan()->cpu.rows.narrowIndices);
+    s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
+    s.ExpectNothingWrittenOnABadIndex();
+    std::thread other([&] { s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips); });
+    s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
+    other.join();
+  }
 }
 
 // Additions along the last axis into a copy: 512 lines of 1024 floats, 300 updates a line.

@@ -313,6 +313,22 @@ void ScatterRow(uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64
   }
 }
 
+// Indices resolved and narrowed to 16 bits, kNarrowedOutOfBounds where out of bounds; a plain
+// loop that each set's flags vectorize.
+template <typename IndexT>
+bool NarrowIndices(const uint8_t* indices, uint64_t n, uint64_t bound, uint16_t* out) {
+  uint64_t bad = 0;
+  for (uint64_t j = 0; j < n; ++j) {
+    IndexT value;
+    std::memcpy(&value, indices + j * sizeof(IndexT), sizeof(IndexT));
+    bool ok;
+    const uint64_t p = ResolveIndex<IndexT>(value, bound, &ok);
+    out[j] = ok ? static_cast<uint16_t>(p) : kNarrowedOutOfBounds;
+    bad += !ok;
+  }
+  return bad == 0;
+}
+
 // [tracked][log2][IndexKind] of one element size and form, plain or streamed.
 template <class Arch, size_t N, bool kStream, bool kFit31>
 void FillGatherRows(GatherRowFn (&rows)[2][4][4], uint32_t log2) {
@@ -354,6 +370,7 @@ KernelTable MakeTable() {
     t.scatterRow[log2][1] = ScatterRow<N, int64_t>;
     t.scatterRow[log2][2] = ScatterRow<N, uint32_t>;
     t.scatterRow[log2][3] = ScatterRow<N, uint64_t>;
+    t.scatterRowNarrowed[log2] = ScatterRow<N, uint16_t>;
   };
   fill(std::integral_constant<size_t, 1>{}, 0);
   fill(std::integral_constant<size_t, 2>{}, 1);
@@ -365,6 +382,10 @@ KernelTable MakeTable() {
   t.firstBad[1] = FirstBad<Arch, int64_t>;
   t.firstBad[2] = FirstBad<Arch, uint32_t>;
   t.firstBad[3] = FirstBad<Arch, uint64_t>;
+  t.narrowIndices[0] = NarrowIndices<int32_t>;
+  t.narrowIndices[1] = NarrowIndices<int64_t>;
+  t.narrowIndices[2] = NarrowIndices<uint32_t>;
+  t.narrowIndices[3] = NarrowIndices<uint64_t>;
   t.streamCopy = StreamCopy<Arch>;
   t.streamFence = StreamFence<Arch>;
   FillHalfFolds(&t);
