@@ -204,7 +204,7 @@ bool GatherTupleRows(const plan::Plan& plan, const uint8_t* input, const uint8_t
       const UnitCursor cursor(outer, t / pieces);
       allInBounds &= row(input + cursor.data() * e, k.indexedSizes, k.indexedStrides, k.tupleSize,
           indices + (cursor.index() + column * k.tupleSize) * x,
-          output + (cursor.iter() + column) * e, std::min(pieceUnits, rows.rowLength - column));
+          output + (cursor.iter() + column) * e, std::min(pieceUnits, rows.rowLength - column), rows.hintedOffsets);
     }
     outOfBounds.Note(allInBounds);
   });

@@ -51,10 +51,12 @@ using GatherRowFn = bool (*)(const uint8_t* data, uint64_t dataStep, uint64_t in
 // Contiguous rows of index tuples: out[j] = data[sum of p_c * strides[c]] over the tupleSize
 // components p_c of tuple j (indices[j * tupleSize + c], bounded by bounds[c]), or zero when
 // any component is out of bounds. data[0] must be readable. Returns whether every tuple was
-// in bounds.
+// in bounds. Without the AVX-512 pairs kernel, `hinted` elements' offsets (8 to
+// kMaxHintedOffsets, a multiple of 8) are made and hinted before they are loaded.
+inline constexpr uint64_t kMaxHintedOffsets = 128;
 using GatherTupleRowFn = bool (*)(const uint8_t* data, const uint64_t* bounds,
                                   const uint64_t* strides, uint64_t tupleSize,
-                                  const uint8_t* indices, uint8_t* out, uint64_t n);
+                                  const uint8_t* indices, uint8_t* out, uint64_t n, uint64_t hinted);
 using ScatterRowFn = void (*)(uint8_t* data, uint64_t dataStep, uint64_t indexedStride,
                               uint64_t bound, const uint8_t* indices, const uint8_t* updates,
                               uint64_t n);

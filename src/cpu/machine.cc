@@ -47,6 +47,14 @@ bool FastWordGathers() {
 #endif
 }
 
+// Offsets a tuple row makes and hints at a time (plan::MachineInfo::hintedOffsets).
+uint32_t HintedOffsets() {
+#if defined(__x86_64__) || defined(__i386__)
+  if (__builtin_cpu_is("intel")) return 32;
+#endif
+  return 128;
+}
+
 }  // namespace
 
 #if defined(_WIN32)
@@ -126,6 +134,7 @@ const plan::MachineInfo& ThisMachine() {
     m.llcBytes = l3 != 0 ? l3 : m.l2Bytes;
     m.cores = std::max(1u, std::thread::hardware_concurrency());
     m.avx2WordGathers = FastWordGathers();
+    m.hintedOffsets = HintedOffsets();
     return m;
   }();
   return machine;

@@ -105,7 +105,7 @@ bool GatherElementRows(const Plan& plan, const MachineInfo& machine, Threads, Cp
 
 // GatherND element units whose tuples are contiguous along the last walked dim, as is the
 // output.
-bool GatherTupleRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* choice) {
+bool GatherTupleRows(const Plan& plan, const MachineInfo& machine, Threads, CpuChoice* choice) {
   const KernelConstants& k = plan.walk;
   if (plan.isScatter || k.blockElements != 1 || k.tupleSize < 2 || k.rank == 0) return false;
   const uint32_t inner = static_cast<uint32_t>(k.rank - 1);
@@ -123,6 +123,7 @@ bool GatherTupleRows(const Plan& plan, const MachineInfo&, Threads, CpuChoice* c
   const uint64_t pieces = (choice->rows.rowLength + choice->taskUnits - 1) / choice->taskUnits;
   const uint64_t worthTasks = std::max<uint64_t>(1, k.unitCount * unitBytes / kTaskBytes);
   choice->rows.piecesPerTask = std::max<uint64_t>(1, choice->rows.rowCount * pieces / worthTasks);
+  choice->rows.hintedOffsets = std::clamp<uint64_t>(machine.hintedOffsets, 8, cpu::kMaxHintedOffsets);
   return true;
 }
 

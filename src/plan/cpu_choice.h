@@ -61,6 +61,9 @@ struct RowGeometry {
   // Tuple rows: row pieces (of taskUnits) a task runs, so that a task moves kTaskBytes and a
   // call of a few short rows stays on the calling thread.
   uint64_t piecesPerTask = 1;
+  // Tuple rows: elements whose offsets are made and hinted before they are loaded
+  // (MachineInfo::hintedOffsets).
+  uint64_t hintedOffsets = 128;
 };
 
 struct CpuChoice {

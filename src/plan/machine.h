@@ -21,6 +21,11 @@ struct MachineInfo {
   // FastWordGathers); an earlier form of it ran slower on Zen 3
   // (perf/results/2026-11-28-avx2-positions.md).
   bool avx2WordGathers = false;
+  // Tuple rows (GatherND elements) without the AVX-512 pairs kernel make and hint this many
+  // elements' offsets before loading them (cpu/machine.cc, HintedOffsets): 128 where measured
+  // best on AMD, 32 on Intel cores, whose software prefetches wait on their L1 miss buffers
+  // (perf/results/2026-12-05-intel-hinted-offsets.md).
+  uint32_t hintedOffsets = 128;
 };
 
 }  // namespace gs::plan

@@ -244,10 +244,13 @@ TEST_P(GatherTupleRow, EveryEntryMatchesTheReference) {
           for (const RowOffsets form : kForms) {
             if (form == RowOffsets::Fit31 && !gs::cpu::TupleOffsetsFit31(bounds, strides, tuple)) continue;
             GuardedBytes out(n * e, rng.Below(8) * e % 64, 0xcd);
+            // Both chunks the machines choose (MachineInfo::hintedOffsets), and the smallest.
+            const uint64_t hinted = uint64_t{8} << (2 * rng.Below(3));  // 8, 32 or 128
             const bool said = table().gatherTupleRow[static_cast<uint32_t>(form)][log2][kind](
-                data.data(), bounds, strides, tuple, indices.data(), out.data(), n);
+                data.data(), bounds, strides, tuple, indices.data(), out.data(), n, hinted);
             const std::string where = std::string(FormName(form)) + " e " + std::to_string(e) + " kind " +
-                                      std::to_string(kind) + " tuple " + std::to_string(tuple) + " n " + std::to_string(n);
+                                      std::to_string(kind) + " tuple " + std::to_string(tuple) + " n " + std::to_string(n) +
+                                      " hinted " + std::to_string(hinted);
             ASSERT_EQ(said, allInBounds) << where;
             ASSERT_TRUE(out.GuardsIntact() && data.GuardsIntact() && indices.GuardsIntact());
             ASSERT_TRUE(out.Contents() == expected) << where;

@@ -33,8 +33,9 @@ TEST(KernelChoice, TheEnvironmentsSetOrElseTheBestSupported) {
 #if defined(__linux__) && defined(__x86_64__)
 // The avx2 set's word gathers follow the core, read here from the kernel's /proc/cpuinfo rather
 // than CPUID: AMD family 19h with avx512f or 1Ah on (Zen 4 and later), Intel with avx_vnni
-// (Alder Lake, Sapphire Rapids and later).
-TEST(KernelChoice, WordGathersOnTheCoresTheyWereMeasuredFasterOn) {
+// (Alder Lake, Sapphire Rapids and later). Tuple rows hint 32 offsets at a time on Intel, 128
+// elsewhere.
+TEST(KernelChoice, WordGathersAndHintedOffsetsAsMeasuredOnEachCore) {
   std::ifstream cpuinfo("/proc/cpuinfo");
   std::string line, vendor, flags;
   int family = -1;
@@ -51,6 +52,7 @@ TEST(KernelChoice, WordGathersOnTheCoresTheyWereMeasuredFasterOn) {
                         : vendor == "AuthenticAMD" ? family >= 0x1a || (family == 0x19 && has("avx512f"))
                                                    : false;
   EXPECT_EQ(gs::cpu::ThisMachine().avx2WordGathers, expected) << vendor << " family " << family;
+  EXPECT_EQ(gs::cpu::ThisMachine().hintedOffsets, vendor == "GenuineIntel" ? 32u : 128u) << vendor;
 }
 #endif
 

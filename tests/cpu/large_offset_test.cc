@@ -85,7 +85,8 @@ TEST_P(LargeOffsets, TupleRowsReachPast2GiB) {
     ASSERT_TRUE(gs::cpu::TupleOffsetsFit31(bounds, strides, 2));
     for (uint32_t form = 0; form < gs::cpu::kRowOffsetsCount; ++form) {
       std::vector<uint8_t> out(pairs.size() * 4, 0xcd);
-      EXPECT_FALSE(table().gatherTupleRow[form][2][kind](data, bounds, strides, 2, indices.data(), out.data(), pairs.size()));
+      EXPECT_FALSE(table().gatherTupleRow[form][2][kind](data, bounds, strides, 2, indices.data(), out.data(),
+                                                         pairs.size(), gs::cpu::kMaxHintedOffsets));
       EXPECT_TRUE(out == expected) << "kind " << kind << " form " << form;
     }
   }

@@ -8,12 +8,6 @@
 namespace gs::cpu::simd {
 namespace {
 
-// Random reads from a table larger than L2 (GatherND tuples) wait on one miss at a time when
-// each offset is loaded as soon as it is made: the walks make this many elements' offsets
-// first, hint each element's line, then load them, so the chunk's misses overlap (64 and 256
-// were slower: perf/results/2026-11-27-pairs-chunk-hints.md).
-inline constexpr uint64_t kHintedOffsetsChunk = 128;
-
 // A row that reads one contiguous data row (last-axis gathers) reads its lines in random
 // order, which the hardware prefetchers do not follow: hinting the next row a line or a few
 // per output block takes those misses off the critical path. Hinted all at once before the

@@ -244,13 +244,15 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
 
 // Rows of tuples (GatherND element gathers): out[j] = data[sum over c of p_c * strides[c]],
 // p_c the resolved component c of tuple j (indices[j * tupleSize + c]), zero when any is out
-// of bounds; through GatherLines, a chunk of hinted offsets at a time (kHintedOffsetsChunk).
+// of bounds; through GatherLines, `hinted` offsets made and hinted at a time. Random reads
+// from a table larger than L2 wait on one miss at a time when each offset is loaded as soon as
+// it is made; a chunk's misses overlap (perf/results/2026-11-27-pairs-chunk-hints.md).
 template <class Arch, size_t N, typename IndexT>
 bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
-                       uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
-  constexpr uint64_t kChunk = kHintedOffsetsChunk;
+                       uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n, uint64_t hinted) {
+  const uint64_t kChunk = std::clamp<uint64_t>(hinted, 1, kMaxHintedOffsets);
   constexpr uint64_t kBad = ~uint64_t{0};
-  uint64_t chunk[kChunk];
+  uint64_t chunk[kMaxHintedOffsets];
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
   bool allInBounds = true;
   for (uint64_t j = 0; j < n; j += kChunk) {
@@ -280,7 +282,7 @@ bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_
 // hardware gathers.
 template <class Arch, size_t N, typename IndexT, bool kFit31>
 bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
-                    uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n) {
+                    uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n, uint64_t hinted) {
   static_assert(!kFit31 || Fit31TupleRowDiffers<Arch, N>());
 #ifndef GS_SCALAR_ONLY
   if constexpr (kFit31) {
@@ -289,14 +291,14 @@ bool GatherTupleRow(const uint8_t* data, const uint64_t* bounds, const uint64_t*
     if constexpr (kAvx512Pairs<Arch>) {
       vectorOk = GatherPairs4Avx512<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
     } else {
-      vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices, out, n, &done);
+      vectorOk = GatherPairs4Vector<Arch, IndexT>(data, bounds, strides, indices, out, n, hinted, &done);
     }
     return GatherTupleLines<Arch, 4, IndexT>(data, bounds, strides, 2, indices + 2 * done * sizeof(IndexT),
-                                              out + done * 4, n - done) &&
+                                              out + done * 4, n - done, hinted) &&
            vectorOk;
   }
 #endif
-  return GatherTupleLines<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n);
+  return GatherTupleLines<Arch, N, IndexT>(data, bounds, strides, tupleSize, indices, out, n, hinted);
 }
 
 template <size_t N, typename IndexT>

@@ -161,7 +161,7 @@ bool GatherRow4Vector(const uint8_t* data, uint64_t dataStep, uint64_t indexedSt
 // than one vector of pairs) is left to the caller: *done says how many pairs were gathered.
 template <class Arch, typename IndexT>
 bool GatherPairs4Vector(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
-                        const uint8_t* indices, uint8_t* out, uint64_t n, uint64_t* done) {
+                        const uint8_t* indices, uint8_t* out, uint64_t n, uint64_t hinted, uint64_t* done) {
   using V = Lanes32<Arch>;
   constexpr uint64_t L = V::size;  // pairs a step: two vectors of L / 2 pairs each
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
@@ -183,10 +183,10 @@ bool GatherPairs4Vector(const uint8_t* data, const uint64_t* bounds, const uint6
     const V sum = scaled + xsimd::swizzle(scaled, swap);
     return xsimd::select(V(-1) < (at | xsimd::swizzle(at, swap)), sum, V(-1));
   };
-  // A chunk of offsets first, each line hinted, then the chunk's gathers (kHintedOffsetsChunk).
-  constexpr uint64_t kChunk = kHintedOffsetsChunk;
-  static_assert(kChunk % L == 0);
-  alignas(64) int32_t chunk[kChunk];
+  // A chunk of offsets first, each line hinted, then the chunk's gathers (GatherTupleRowFn).
+  static_assert(kMaxHintedOffsets % L == 0);
+  const uint64_t kChunk = std::clamp<uint64_t>(hinted / L * L, L, kMaxHintedOffsets);
+  alignas(64) int32_t chunk[kMaxHintedOffsets];
   bool allInBounds = true;
   uint64_t j = 0;
   while (n - j >= L) {
