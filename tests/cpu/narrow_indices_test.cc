@@ -33,7 +33,7 @@ TEST_P(NarrowIndices, ResolveEveryKindAndMarkTheOutOfBounds) {
                                                            reinterpret_cast<uint16_t*>(out.data()));
         ASSERT_TRUE(indices.GuardsIntact() && out.GuardsIntact()) << "kind " << kind << " n " << n;
         ASSERT_EQ(reported, allInBounds) << "kind " << kind << " n " << n << " bound " << bound;
-        ASSERT_EQ(std::memcmp(out.data(), expected.data(), n * 2), 0)
+        ASSERT_TRUE(n == 0 || std::memcmp(out.data(), expected.data(), n * 2) == 0)
             << "kind " << kind << " n " << n << " bound " << bound;
       }
     }
