@@ -123,7 +123,7 @@ bool GatherTupleRows(const Plan& plan, const MachineInfo& machine, Threads, CpuC
   const uint64_t pieces = (choice->rows.rowLength + choice->taskUnits - 1) / choice->taskUnits;
   const uint64_t worthTasks = std::max<uint64_t>(1, k.unitCount * unitBytes / kTaskBytes);
   choice->rows.piecesPerTask = std::max<uint64_t>(1, choice->rows.rowCount * pieces / worthTasks);
-  choice->rows.hintedOffsets = std::clamp<uint64_t>(machine.hintedOffsets, 8, cpu::kMaxHintedOffsets);
+  choice->rows.hintedOffsets = std::clamp<uint64_t>(machine.hintedOffsets, 8, cpu::kMaxHintedOffsets) / 8 * 8;
   return true;
 }
 

@@ -250,13 +250,13 @@ bool GatherRow(const uint8_t* data, uint64_t dataStep, uint64_t indexedStride, u
 template <class Arch, size_t N, typename IndexT>
 bool GatherTupleLines(const uint8_t* data, const uint64_t* bounds, const uint64_t* strides,
                        uint64_t tupleSize, const uint8_t* indices, uint8_t* out, uint64_t n, uint64_t hinted) {
-  const uint64_t kChunk = std::clamp<uint64_t>(hinted, 1, kMaxHintedOffsets);
+  const uint64_t chunkLength = std::clamp<uint64_t>(hinted, 1, kMaxHintedOffsets);
   constexpr uint64_t kBad = ~uint64_t{0};
   uint64_t chunk[kMaxHintedOffsets];
   const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
   bool allInBounds = true;
-  for (uint64_t j = 0; j < n; j += kChunk) {
-    const uint64_t m = std::min(kChunk, n - j);
+  for (uint64_t j = 0; j < n; j += chunkLength) {
+    const uint64_t m = std::min(chunkLength, n - j);
     for (uint64_t k = 0; k < m; ++k) {
       const IndexT* tuple = idx + (j + k) * tupleSize;
       uint64_t offset = 0;

@@ -185,12 +185,12 @@ bool GatherPairs4Vector(const uint8_t* data, const uint64_t* bounds, const uint6
   };
   // A chunk of offsets first, each line hinted, then the chunk's gathers (GatherTupleRowFn).
   static_assert(kMaxHintedOffsets % L == 0);
-  const uint64_t kChunk = std::clamp<uint64_t>(hinted / L * L, L, kMaxHintedOffsets);
+  const uint64_t chunkLength = std::clamp<uint64_t>(hinted / L * L, L, kMaxHintedOffsets);
   alignas(64) int32_t chunk[kMaxHintedOffsets];
   bool allInBounds = true;
   uint64_t j = 0;
   while (n - j >= L) {
-    const uint64_t m = std::min(kChunk, (n - j) / L * L);
+    const uint64_t m = std::min(chunkLength, (n - j) / L * L);
     for (uint64_t k = 0; k < m; k += L) {
       const IndexT* from = idx + 2 * (j + k);
       NarrowPair<Arch>(pairOffsets(from), pairOffsets(from + L)).store_aligned(chunk + k);
