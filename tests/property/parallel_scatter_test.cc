@@ -10,7 +10,8 @@
 // the same in-order loop, whose sums depend on the order; and along axis 0 on halves. Last,
 // axis-0 strips into a copy: packed from the Input where they are the whole Output (overwrites
 // and additions, checked and unchecked), after the copy where they are not (narrower indices,
-// another layout, one slab of two), and nothing written when an index is bad.
+// another layout, one slab of two), and nothing written when an index is bad; and the same
+// with the indices narrowed first (the avx512 set, indices past the cache).
 #include <gtest/gtest.h>
 
 #include <cstring>
