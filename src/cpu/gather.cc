@@ -11,7 +11,6 @@
 #include "cpu/row_walk.h"
 #include "cpu/validate_indices.h"
 #include "cpu/walk.h"
-#include "plan/bad_index.h"
 
 namespace gs::cpu {
 namespace {
@@ -237,9 +236,7 @@ Status FinishGather(const plan::Plan& plan, const plan::HostBuffers& buffers, co
                     bool checked, bool allInBounds) {
   if (!checked) return Status::Ok();
   if (plan.walk.unitCount == 0) return ValidateIndices(plan, buffers.indices, parallel);
-  if (allInBounds) return Status::Ok();
-  const Status status = ValidateIndices(plan, buffers.indices, parallel);
-  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
+  return allInBounds ? Status::Ok() : OutOfBoundsStatus(plan, buffers.indices, parallel);
 }
 
 }  // namespace

@@ -9,7 +9,6 @@
 #include "cpu/implementations.h"
 #include "cpu/row_walk.h"
 #include "cpu/validate_indices.h"
-#include "plan/bad_index.h"
 
 namespace gs::cpu {
 
@@ -59,9 +58,7 @@ Status NarrowStripIndices(const plan::Plan& plan, const RowTiling& tiling, const
     }
     if (!ok) allInBounds.store(false, std::memory_order_relaxed);
   });
-  if (allInBounds.load()) return Status::Ok();
-  const Status status = ValidateIndices(plan, indices, parallel);
-  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
+  return allInBounds.load() ? Status::Ok() : OutOfBoundsStatus(plan, indices, parallel);
 }
 
 }  // namespace

@@ -72,4 +72,9 @@ Status ValidateIndices(const plan::Plan& plan, const uint8_t* indices, const Par
   });
 }
 
+Status OutOfBoundsStatus(const plan::Plan& plan, const uint8_t* indices, const Parallel& parallel) {
+  const Status status = ValidateIndices(plan, indices, parallel);
+  return status.ok() ? plan::IndicesChangedStatus(plan) : status;
+}
+
 }  // namespace gs::cpu
