@@ -194,21 +194,23 @@ TEST(CpuChoice, ScatterStripsStreamTheirUnpackPastACoresShare) {
 // Overwrites by strips narrow their indices (checked calls) on the avx512 set where the indices
 // are past a core's share of the LLC (16 MiB): 32 MiB of int64 indices, not 1 MiB; not the
 // additions, not on the avx2 set.
-TEST(CpuChoice, ScatterStripsNarrowTheirIndicesPastACoresShareOnAvx512) {
+TEST(CpuChoice, ScatterStripsNarrowTheirIndicesPastACoresShareOnAvx512AndAvx2) {
   Tensor data(DataType::Float32, {4096, 1024});
-  plan::MachineInfo avx512 = TestMachine();
-  avx512.kernelSet = plan::KernelSet::Avx512;
-  for (const uint32_t updateRows : {128u, 4096u}) {
-    Tensor indices(DataType::Int64, {updateRows, 1024});
-    Tensor updates(DataType::Float32, {updateRows, 1024});
-    for (const Reduction reduction : {Reduction::None, Reduction::Add}) {
-      ScatterElementsOperatorDesc d{&data.desc, &indices.desc, &updates.desc, &data.desc, 0, reduction};
-      plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &d, avx512);
-      EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
-      EXPECT_EQ(choice.rows.narrowIndices, updateRows == 4096 && reduction == Reduction::None) << updateRows;
-      choice = ChoiceOf(OperatorType::ScatterElements, &d);
-      EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
-      EXPECT_FALSE(choice.rows.narrowIndices);
+  for (const plan::KernelSet set : {plan::KernelSet::Avx512, plan::KernelSet::Avx2, plan::KernelSet::Sse2,
+                                    plan::KernelSet::Neon64, plan::KernelSet::Scalar}) {
+    plan::MachineInfo machine = TestMachine();
+    machine.kernelSet = set;
+    const bool narrowingSet = set == plan::KernelSet::Avx512 || set == plan::KernelSet::Avx2;
+    for (const uint32_t updateRows : {128u, 4096u}) {
+      Tensor indices(DataType::Int64, {updateRows, 1024});
+      Tensor updates(DataType::Float32, {updateRows, 1024});
+      for (const Reduction reduction : {Reduction::None, Reduction::Add}) {
+        ScatterElementsOperatorDesc d{&data.desc, &indices.desc, &updates.desc, &data.desc, 0, reduction};
+        const plan::CpuChoice choice = ChoiceOf(OperatorType::ScatterElements, &d, machine);
+        EXPECT_EQ(choice.oneThread, CpuImplementation::ScatterStrips);
+        EXPECT_EQ(choice.rows.narrowIndices, narrowingSet && updateRows == 4096 && reduction == Reduction::None)
+            << "set " << static_cast<int>(set) << ", " << updateRows << " rows";
+      }
     }
   }
 }

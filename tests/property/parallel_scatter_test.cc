@@ -11,7 +11,7 @@
 // axis-0 strips into a copy: packed from the Input where they are the whole Output (overwrites
 // and additions, checked and unchecked), after the copy where they are not (narrower indices,
 // another layout, one slab of two), and nothing written when an index is bad; and the same
-// with the indices narrowed first (the avx512 set, indices past the cache).
+// with the indices narrowed first (the avx512 and avx2 sets, indices past the cache).
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -485,27 +485,34 @@ TEST(ParallelScatter, AxisZeroStripsIntoACopyWriteNothingOnABadIndex) {
   s.ExpectNothingWrittenOnABadIndex();
 }
 
-// Checked overwrites by strips on the avx512 set narrow their indices first where those are
-// past a core's share of the LLC: here, on a machine of 256 KiB of it. The same loops (the
-// second call of each mode reuses the narrowed block the first kept), a bad index, and the
+// Checked overwrites by strips on the avx512 and avx2 sets narrow their indices first where
+// those are past a core's share of the LLC: here, on a machine of 256 KiB of it. The same loops
+// (the second call of each mode reuses the narrowed block the first kept), a bad index, and the
 // loops on two threads of the caller's at once (one takes the kept block, one allocates).
 TEST(ParallelScatter, AxisZeroStripsNarrowTheirIndicesPastTheCache) {
-  if (!gs::cpu::KernelSetSupported(gs::plan::KernelSet::Avx512)) GTEST_SKIP() << "no avx512 set here";
-  gs::plan::MachineInfo machine = gs::cpu::ThisMachine();
-  machine.kernelSet = gs::plan::KernelSet::Avx512;
-  machine.llcBytes = 256 << 10;
-  for (const uint32_t inputRowStride : {kStripColumns, kStripColumns + 16}) {  // packed from the Input, or copied first
-    const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, kStripColumns, inputRowStride, 0,
-                     gs::Reduction::None, &machine);
-    ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
-    ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
-    ASSERT_TRUE(s.op.plan()->cpu.rows.narrowIndices);
-    s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
-    s.ExpectNothingWrittenOnABadIndex();
-    std::thread other([&] { s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips); });
-    s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
-    other.join();
+  bool ran = false;
+  for (const gs::plan::KernelSet set : {gs::plan::KernelSet::Avx512, gs::plan::KernelSet::Avx2}) {
+    if (!gs::cpu::KernelSetSupported(set)) continue;
+    SCOPED_TRACE(gs::cpu::KernelSetName(set));
+    ran = true;
+    gs::plan::MachineInfo machine = gs::cpu::ThisMachine();
+    machine.kernelSet = set;
+    machine.llcBytes = 256 << 10;
+    // Packed from the Input, or copied first.
+    for (const uint32_t inputRowStride : {kStripColumns, kStripColumns + 16}) {
+      const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, kStripColumns, inputRowStride, 0,
+                       gs::Reduction::None, &machine);
+      ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
+      ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
+      ASSERT_TRUE(s.op.plan()->cpu.rows.narrowIndices);
+      s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
+      s.ExpectNothingWrittenOnABadIndex();
+      std::thread other([&] { s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips); });
+      s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
+      other.join();
+    }
   }
+  if (!ran) GTEST_SKIP() << "neither the avx512 nor the avx2 set here";
 }
 
 // Additions along the last axis into a copy: 512 lines of 1024 floats, 300 updates a line.

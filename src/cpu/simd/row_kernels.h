@@ -315,12 +315,44 @@ void ScatterRow(uint8_t* data, uint64_t dataStep, uint64_t indexedStride, uint64
   }
 }
 
-// Indices resolved and narrowed to 16 bits, kNarrowedOutOfBounds where out of bounds; a plain
-// loop that each set's flags vectorize.
-template <typename IndexT>
+// Indices resolved and narrowed to 16 bits, kNarrowedOutOfBounds where out of bounds. The sets
+// with hardware gathers resolve a vector at a time into 32-bit lanes as their rows do
+// (LoadPositions), then narrow once; the rest, and the tail, a plain loop.
+template <class Arch, typename IndexT>
 bool NarrowIndices(const uint8_t* indices, uint64_t n, uint64_t bound, uint16_t* out) {
+  uint64_t j = 0;
+  bool vectorOk = true;
+#if !defined(GS_SCALAR_ONLY) && defined(__AVX2__)
+  if constexpr (kHasHardwareGather<Arch>) {
+    using V = Lanes32<Arch>;
+    constexpr uint64_t L = V::size;
+    const IndexT* idx = reinterpret_cast<const IndexT*>(indices);
+    const LaneBounds<Arch> bounds(V(static_cast<int32_t>(bound)), Lanes64<Arch>(static_cast<int64_t>(bound)));
+    const V outOfBounds(kNarrowedOutOfBounds);
+    xsimd::batch_bool<int32_t, Arch> allOk(true);
+    const auto lanes = [&](uint64_t at) {
+      const Positions<Arch> p = LoadPositions<Arch, IndexT>(idx + at, bounds);
+      allOk = allOk && p.ok;
+      return xsimd::select(p.ok, p.at, outOfBounds);
+    };
+    // 16 narrowed indices a store: one vector on AVX-512 (vpmovdw), two on AVX2 (a saturating
+    // pack, which leaves each 128-bit half's 64-bit pieces interleaved).
+    for (; j + 16 <= n; j += 16) {
+      __m256i narrowed;
+      if constexpr (kAvx512Positions<Arch>) {
+#if defined(__AVX512F__)
+        narrowed = _mm512_cvtepi32_epi16(lanes(j));
+#endif
+      } else {
+        narrowed = _mm256_permute4x64_epi64(_mm256_packus_epi32(lanes(j), lanes(j + L)), 0xd8);
+      }
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), narrowed);
+    }
+    vectorOk = xsimd::all(allOk);
+  }
+#endif
   uint64_t bad = 0;
-  for (uint64_t j = 0; j < n; ++j) {
+  for (; j < n; ++j) {
     IndexT value;
     std::memcpy(&value, indices + j * sizeof(IndexT), sizeof(IndexT));
     bool ok;
@@ -328,7 +360,7 @@ bool NarrowIndices(const uint8_t* indices, uint64_t n, uint64_t bound, uint16_t*
     out[j] = ok ? static_cast<uint16_t>(p) : kNarrowedOutOfBounds;
     bad += !ok;
   }
-  return bad == 0;
+  return vectorOk && bad == 0;
 }
 
 // [tracked][log2][IndexKind] of one element size and form, plain or streamed.
@@ -384,10 +416,10 @@ KernelTable MakeTable() {
   t.firstBad[1] = FirstBad<Arch, int64_t>;
   t.firstBad[2] = FirstBad<Arch, uint32_t>;
   t.firstBad[3] = FirstBad<Arch, uint64_t>;
-  t.narrowIndices[0] = NarrowIndices<int32_t>;
-  t.narrowIndices[1] = NarrowIndices<int64_t>;
-  t.narrowIndices[2] = NarrowIndices<uint32_t>;
-  t.narrowIndices[3] = NarrowIndices<uint64_t>;
+  t.narrowIndices[0] = NarrowIndices<Arch, int32_t>;
+  t.narrowIndices[1] = NarrowIndices<Arch, int64_t>;
+  t.narrowIndices[2] = NarrowIndices<Arch, uint32_t>;
+  t.narrowIndices[3] = NarrowIndices<Arch, uint64_t>;
   t.streamCopy = StreamCopy<Arch>;
   t.streamFence = StreamFence<Arch>;
   FillHalfFolds(&t);
