@@ -180,10 +180,10 @@ bool ScatterStrips(const Plan& plan, const MachineInfo& machine, Threads, CpuCho
   const uint64_t outputBytes = ViewSpanInBytes(plan.tensor(TensorRole::Output));
   rows.streamStrips = step == 1 && Streams(machine, 2 * outputBytes);
   // Where the indices are past the cache, a strip reads a piece of every row of them, a page
-  // walk each. Only where measured faster: the sets whose narrowing resolves vectors of 32-bit
-  // lanes (without, on avx2, the pass cost what the walk saved), and checked calls, whose
-  // validation it replaces; unchecked it would be a pass of its own
-  // (perf/results/2026-12-05-narrowed-strip-indices.md, 2026-12-05-avx2-narrowed-indices.md).
+  // walk each. Only where measured faster: the avx512 and avx2 sets, whose narrowing resolves
+  // a vector of 32-bit lanes at a time (on avx2 the plain loop cost what the walk saved), and
+  // checked calls, whose validation it replaces (unchecked it would be a pass of its own):
+  // perf/results/2026-12-05-narrowed-strip-indices.md, 2026-12-05-avx2-narrowed-indices.md.
   const bool narrowingSet = machine.kernelSet == KernelSet::Avx512 || machine.kernelSet == KernelSet::Avx2;
   rows.narrowIndices = narrowingSet && plan.reduction == Reduction::None &&
                        k.indexedSizes[0] <= cpu::kNarrowedOutOfBounds && Streams(machine, k.unitCount * plan.indexSize);

@@ -191,9 +191,9 @@ TEST(CpuChoice, ScatterStripsStreamTheirUnpackPastACoresShare) {
   }
 }
 
-// Overwrites by strips narrow their indices (checked calls) on the avx512 set where the indices
-// are past a core's share of the LLC (16 MiB): 32 MiB of int64 indices, not 1 MiB; not the
-// additions, not on the avx2 set.
+// Overwrites by strips narrow their indices (checked calls) on the avx512 and avx2 sets where
+// the indices are past a core's share of the LLC (16 MiB): 32 MiB of int64 indices, not 1 MiB;
+// not the additions, not on the other sets.
 TEST(CpuChoice, ScatterStripsNarrowTheirIndicesPastACoresShareOnAvx512AndAvx2) {
   Tensor data(DataType::Float32, {4096, 1024});
   for (const plan::KernelSet set : {plan::KernelSet::Avx512, plan::KernelSet::Avx2, plan::KernelSet::Sse2,

@@ -336,7 +336,7 @@ bool NarrowIndices(const uint8_t* indices, uint64_t n, uint64_t bound, uint16_t*
       return xsimd::select(p.ok, p.at, outOfBounds);
     };
     // 16 narrowed indices a store: one vector on AVX-512 (vpmovdw), two on AVX2 (a saturating
-    // pack, which leaves each 128-bit half's 64-bit pieces interleaved).
+    // pack, which interleaves the two vectors' 64-bit pieces; a permute puts them in order).
     for (; j + 16 <= n; j += 16) {
       __m256i narrowed;
       if constexpr (kAvx512Positions<Arch>) {
