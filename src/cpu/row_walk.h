@@ -12,6 +12,9 @@
 
 namespace gs::cpu {
 
+// The most rows of indices a scatter strip walk narrows at a time (RowTiling::narrowRows).
+inline constexpr uint64_t kMaxNarrowRows = 64;
+
 // Tasks of a row walk: strips of columns x slices of rows.
 struct RowTiling {
   plan::KernelConstants outer;  // the walk without its last dim: one unit per row
@@ -19,6 +22,7 @@ struct RowTiling {
   uint64_t stripWidth = 0;  // columns per strip
   uint64_t rowSlices = 1;
   uint64_t grain = 1;  // tasks per oneTBB range
+  uint64_t narrowRows = 1;  // scatter strips: rows of indices narrowed at a time
 
   uint64_t tasks() const { return strips * rowSlices; }
 };
@@ -57,6 +61,12 @@ inline RowTiling TileScatterStrips(const plan::Plan& plan, int threads) {
     tiling.strips = (rowLength + tiling.stripWidth - 1) / tiling.stripWidth;
   }
   tiling.grain = std::max<uint64_t>(1, tiling.strips / worthTasks);
+  // Narrowed, enough rows at a time that each strip's indices go out in runs of 1 KiB, which
+  // the hardware follows, rather than a piece a row into every strip; the rows' indices, read
+  // once a strip, stay within 256 KiB (perf/results/2026-12-05-narrowed-blocks.md).
+  const uint64_t runRows = (1024 + 2 * tiling.stripWidth - 1) / (2 * tiling.stripWidth);
+  const uint64_t cachedRows = std::max<uint64_t>(1, (256 << 10) / std::max<uint64_t>(1, rowLength * plan.indexSize));
+  tiling.narrowRows = std::min({runRows, cachedRows, kMaxNarrowRows});
   return tiling;
 }
 

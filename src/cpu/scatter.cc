@@ -37,7 +37,8 @@ Status ValidateBeforeWalk(const plan::Plan& plan, const plan::HostBuffers& buffe
 }
 
 // Every index of the strips narrowed (NarrowIndicesFn) into `to`, strip by strip: strip s's row
-// r at (s * rowCount + r) * stripWidth. The checked error where one is out of bounds.
+// r at (s * rowCount + r) * stripWidth, tiling.narrowRows rows at a time. The checked error
+// where one is out of bounds.
 Status NarrowStripIndices(const plan::Plan& plan, const RowTiling& tiling, const uint8_t* indices,
                           const Parallel& parallel, uint16_t* to) {
   const plan::RowGeometry& rows = plan.cpu.rows;
@@ -48,12 +49,17 @@ Status NarrowStripIndices(const plan::Plan& plan, const RowTiling& tiling, const
   parallel.For(rows.rowCount, grain, [&](uint64_t begin, uint64_t end) {
     bool ok = true;
     UnitCursor cursor(tiling.outer, begin);
-    for (uint64_t r = begin; r < end; ++r, cursor.Next()) {
+    uint64_t rowIndices[kMaxNarrowRows];  // where each row of the block starts
+    for (uint64_t first = begin; first < end; first += tiling.narrowRows) {
+      const uint64_t blockRows = std::min(tiling.narrowRows, end - first);
+      for (uint64_t i = 0; i < blockRows; ++i, cursor.Next()) rowIndices[i] = cursor.index();
       for (uint64_t strip = 0; strip < tiling.strips; ++strip) {
         const uint64_t column = strip * tiling.stripWidth;
         const uint64_t width = std::min(tiling.stripWidth, rows.rowLength - column);
-        ok &= narrow(indices + (cursor.index() + column) * x, width, bound,
-                     to + (strip * rows.rowCount + r) * tiling.stripWidth);
+        for (uint64_t i = 0; i < blockRows; ++i) {
+          ok &= narrow(indices + (rowIndices[i] + column) * x, width, bound,
+                       to + (strip * rows.rowCount + first + i) * tiling.stripWidth);
+        }
       }
     }
     if (!ok) allInBounds.store(false, std::memory_order_relaxed);

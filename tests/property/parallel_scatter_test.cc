@@ -498,13 +498,17 @@ TEST(ParallelScatter, AxisZeroStripsNarrowTheirIndicesPastTheCache) {
     gs::plan::MachineInfo machine = gs::cpu::ThisMachine();
     machine.kernelSet = set;
     machine.llcBytes = 256 << 10;
-    // Packed from the Input, or copied first.
-    for (const uint32_t inputRowStride : {kStripColumns, kStripColumns + 16}) {
-      const IntoCopy s(kStripRows, kStripColumns, kStripUpdateRows, kStripColumns, inputRowStride, 0,
-                       gs::Reduction::None, &machine);
+    // Packed from the Input, or copied first; rows of updates in whole blocks of narrowed rows
+    // (8 rows of 64 columns: 1 KiB of narrowed indices a strip), or not.
+    for (const auto& [inputRowStride, updateRows] : {std::pair{kStripColumns, kStripUpdateRows},
+                                                     std::pair{kStripColumns + 16, kStripUpdateRows},
+                                                     std::pair{kStripColumns, kStripUpdateRows + 3}}) {
+      const IntoCopy s(kStripRows, kStripColumns, updateRows, kStripColumns, inputRowStride, 0, gs::Reduction::None,
+                       &machine);
       ASSERT_TRUE(s.compiled.ok()) << s.compiled.message();
       ASSERT_EQ(s.op.plan()->cpu.oneThread, CpuImplementation::ScatterStrips);
       ASSERT_TRUE(s.op.plan()->cpu.rows.narrowIndices);
+      ASSERT_EQ(gs::cpu::TileScatterStrips(*s.op.plan(), 1).narrowRows, 8u);
       s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips);
       s.ExpectNothingWrittenOnABadIndex();
       std::thread other([&] { s.ExpectTheLoopsBytes(CpuImplementation::ScatterStrips); });
