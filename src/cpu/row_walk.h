@@ -62,8 +62,8 @@ inline RowTiling TileScatterStrips(const plan::Plan& plan, int threads) {
   }
   tiling.grain = std::max<uint64_t>(1, tiling.strips / worthTasks);
   // Narrowed, enough rows at a time that each strip's indices go out in runs of 1 KiB, which
-  // the hardware follows, rather than a piece a row into every strip; the rows' indices, read
-  // once a strip, stay within 256 KiB (perf/results/2026-12-05-narrowed-blocks.md).
+  // the prefetchers follow, rather than a piece a row into every strip; the rows' indices,
+  // read once a strip, stay within 256 KiB (perf/results/2026-12-05-narrowed-blocks.md).
   const uint64_t runRows = (1024 + 2 * tiling.stripWidth - 1) / (2 * tiling.stripWidth);
   const uint64_t cachedRows = std::max<uint64_t>(1, (256 << 10) / std::max<uint64_t>(1, rowLength * plan.indexSize));
   tiling.narrowRows = std::min({runRows, cachedRows, kMaxNarrowRows});
