@@ -2,7 +2,9 @@
 // input) run with index values and data taken from the input, in checked and unchecked modes.
 // The engine must match the independent reference byte for byte, never touch a guard byte
 // around any buffer, and in checked mode fail with the output untouched on a bad index
-// (gs_property::CheckEngine checks all of that).
+// (gs_property::CheckEngine checks all of that). The input also picks the machine the case is
+// compiled for: this one, or this one with a tiny cache, where the plan streams stores and
+// narrows a strip's indices ahead, as it does for large tensors.
 #include <fuzzer/FuzzedDataProvider.h>
 
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "cpu/machine.h"
 #include "engine_check.h"
 #include "random_desc.h"
 
@@ -45,16 +48,20 @@ void FillData(FuzzedDataProvider& in, std::vector<uint8_t>* bytes) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using gs_property::CaseKind;
   FuzzedDataProvider in(data, size);
-  static const CaseKind kKinds[] = {CaseKind::Basic, CaseKind::Reduction, CaseKind::InPlace};
-  const CaseKind kind = kKinds[in.ConsumeIntegral<uint8_t>() % 3];
+  // Strips and tuple rows: the column-strip and tuple-row walks, which small cases never take.
+  static const CaseKind kKinds[] = {CaseKind::Basic, CaseKind::Reduction, CaseKind::InPlace, CaseKind::Strips,
+                                    CaseKind::TupleRows};
+  const CaseKind kind = kKinds[in.ConsumeIntegral<uint8_t>() % 5];
   const uint64_t seed = in.ConsumeIntegral<uint16_t>();  // every operator x type x index type
   gs_property::RandomCase c = gs_property::GenerateCase(kind, seed);
+  gs::plan::MachineInfo machine = gs::cpu::ThisMachine();  // picked before the fills use up the input
+  if (in.ConsumeBool()) machine.llcBytes = 1;
   FillIndices(in, c, &c.indices);
   FillData(in, &c.input);
   FillData(in, &c.updates);
 
   gs::CompiledOperator compiled;
-  const std::string compileProblem = gs_property::CompileCase(c, &compiled);
+  const std::string compileProblem = gs_property::CompileCase(c, &compiled, &machine);
   if (!compileProblem.empty()) {
     std::fprintf(stderr, "a generated valid desc did not compile: %s\n", compileProblem.c_str());
     std::abort();
